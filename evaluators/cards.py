@@ -1,0 +1,130 @@
+"""Cards as small ints: text <-> ids, and the problems a request can have with them.
+
+A card id is ``rank_index * 4 + suit_index`` (rank 0 = ``2`` ... 12 = ``A``; suit
+0 = ``c``, 1 = ``d``, 2 = ``h``, 3 = ``s``); the jokers are 52 (``X1``) and 53 (``X2``).
+Text is parsed once, at the edge; everything behind it computes on these ids.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+RANKS = "23456789TJQKA"
+SUITS = "cdhs"
+JOKER_1 = 52
+JOKER_2 = 53
+JOKERS = (JOKER_1, JOKER_2)
+DECK_SIZE = 52
+EMPTY = 255
+"""Packed (batch) input pads a short hand or table with this byte."""
+
+ACE = 12
+TEN = 8
+
+_SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
+_RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": TEN}
+_CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s"
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One problem with a request: where it is (``hand[2]``) and what is wrong, for people."""
+
+    field: str
+    message: str
+
+
+class InvalidRequest(ValueError):
+    """A request the rules refuse; carries every problem found, not just the first."""
+
+    def __init__(self, violations: Sequence[Violation]) -> None:
+        self.violations = tuple(violations)
+        super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
+
+
+def rank_of(card: int) -> int:
+    """Rank index 0 (``2``) ... 12 (``A``); higher is the higher rank, ace high."""
+    return card >> 2
+
+
+def suit_of(card: int) -> int:
+    return card & 3
+
+
+def card_id(rank: int, suit: int) -> int:
+    return rank * 4 + suit
+
+
+def is_joker(card: int) -> bool:
+    return card >= DECK_SIZE
+
+
+def _build_text_to_id() -> dict[str, int]:
+    table: dict[str, int] = {"x1": JOKER_1, "x2": JOKER_2}
+    for rank_text, rank in _RANK_ALIASES.items():
+        for suit_text, suit in _SUIT_ALIASES.items():
+            table[rank_text + suit_text] = card_id(rank, suit)
+    return table
+
+
+_TEXT_TO_ID = _build_text_to_id()
+_ID_TO_TEXT = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)) + ("X1", "X2")
+
+
+def parse_card(text: str) -> int:
+    """Card id of ``text`` (``Ah``, ``10d``, ``q♠``, ``X1``; case-insensitive).
+
+    Raises ValueError with a sentence a person understands.
+    """
+    card = _TEXT_TO_ID.get(text.strip().lower())
+    if card is None:
+        raise ValueError(f"{text!r} is not a card: {_CARD_HELP} (or X1, X2 for jokers)")
+    return card
+
+
+def card_text(card: int) -> str:
+    """Canonical text of a card id: ``Ah``, ``Td``, ``2c``, ``X1``."""
+    return _ID_TO_TEXT[card]
+
+
+def cards_text(cards: Iterable[int]) -> str:
+    return " ".join(card_text(c) for c in cards)
+
+
+def parse_cards(
+    texts: Sequence[str], field: str, violations: list[Violation]
+) -> tuple[int, ...]:
+    """Parse every card of one field; a bad card becomes EMPTY and a Violation.
+
+    Positions are kept, so later checks name the same index the caller sent.
+    """
+    cards: list[int] = []
+    for index, text in enumerate(texts):
+        try:
+            cards.append(parse_card(text))
+        except ValueError as error:
+            cards.append(EMPTY)
+            violations.append(Violation(f"{field}[{index}]", str(error)))
+    return tuple(cards)
+
+
+def check_one_deck(
+    fields: Iterable[tuple[str, Sequence[int]]], violations: list[Violation]
+) -> None:
+    """One deck: each card at most once across all the given (field, cards) pairs.
+
+    Every repeat is reported at its own position, naming where the card was first seen.
+    """
+    seen: dict[int, str] = {}
+    for field, cards in fields:
+        for index, card in enumerate(cards):
+            if card == EMPTY:
+                continue
+            where = f"{field}[{index}]"
+            if card in seen:
+                violations.append(
+                    Violation(where, f"duplicate card {card_text(card)!r}: also at {seen[card]}")
+                )
+            else:
+                seen[card] = where

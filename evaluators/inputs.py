@@ -1,0 +1,78 @@
+"""What a caller asks: the game, the cards as ids, options, showdown seats.
+
+Names mirror the wire contract (API.md) so the service converts by name: ``Game.TONK``
+is ``GAME_TONK``, ``TonkEnding.DROP`` is ``TONK_ENDING_DROP``.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+Cards = tuple[int, ...]
+
+
+class Game(enum.Enum):
+    NUMBERS = "numbers"
+    FLORIDA_BINGO = "florida-bingo"
+    FLOP_A = "flop-a"
+    THREE_THIRTY_THREE = "three-thirty-three"
+    HIGH_CARD = "high-card"
+    GROCERY_STORE_DOTS = "grocery-store-dots"
+    POKER_HIGH = "poker-high"
+    NOT_POKER = "not-poker"
+    TONK = "tonk"
+
+
+class Declaration(enum.Enum):
+    """Flop-A: which half of the pot a player goes for."""
+
+    HIGH = 1
+    LOW = 2
+    BOTH = 3
+
+
+class TonkEnding(enum.Enum):
+    TONK = 1
+    OUT = 2
+    DROP = 3
+    STOCK_OUT = 4
+
+
+@dataclass(frozen=True)
+class Options:
+    """House options; each game reads only the ones its registry entry lists."""
+
+    ace_low: bool = False
+    hit_runs_only: bool = False
+
+
+@dataclass(frozen=True)
+class HandRequest:
+    """One hand to score, already parsed and validated (see ``validation.read_hand``)."""
+
+    game: Game
+    hand: Cards
+    table: Cards = ()
+    table_spreads: tuple[Cards, ...] = ()
+    options: Options = field(default_factory=Options)
+
+
+@dataclass(frozen=True)
+class Seat:
+    player: str
+    hand: Cards
+    declaration: Declaration | None = None
+
+
+@dataclass(frozen=True)
+class ShowdownRequest:
+    """A showdown, already parsed and validated (see ``validation.read_showdown``)."""
+
+    game: Game
+    seats: tuple[Seat, ...]
+    table: Cards = ()
+    table_spreads: tuple[Cards, ...] = ()
+    options: Options = field(default_factory=Options)
+    ending: TonkEnding | None = None
+    ender: str = ""

@@ -1,0 +1,188 @@
+"""What the evaluators answer: frozen, plain values (card ids, ints, enums).
+
+Strength always points up: a larger ``strength`` is a better hand within one game and
+options. Enum member names mirror the wire contract so the service converts by name.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.inputs import Cards
+
+
+class PokerCategory(enum.IntEnum):
+    """Poker hand categories; a larger value is a better category."""
+
+    HIGH_CARD = 1
+    ONE_PAIR = 2
+    TWO_PAIR = 3
+    THREE_OF_A_KIND = 4
+    STRAIGHT = 5
+    FLUSH = 6
+    FULL_HOUSE = 7
+    FOUR_OF_A_KIND = 8
+    STRAIGHT_FLUSH = 9
+
+
+class NotPokerCategory(enum.IntEnum):
+    """NotPoker categories in RULES.md order: 1 (two trips) is the best."""
+
+    TWO_TRIPS = 1
+    THREE_PAIRS = 2
+    FULL_HOUSE = 3
+    TRIPS = 4
+    TWO_PAIRS = 5
+    PAIR = 6
+    HIGH_CARD = 7
+
+
+class DealBonus(enum.Enum):
+    NONE = 1
+    FIFTY = 2
+    FORTY_NINE = 3
+    THIRTEEN_OR_LESS = 4
+    NINE_OR_LESS = 5
+
+
+@dataclass(frozen=True)
+class PointsDetail:
+    """Numbers, Florida Bingo, Flop-A: totals of the kept cards (halves are exact floats)."""
+
+    high_total: float
+    low_total: float
+
+
+@dataclass(frozen=True)
+class BlackjackDetail:
+    total: int
+    soft: bool
+    bust: bool
+
+
+@dataclass(frozen=True)
+class HighCardDetail:
+    survived: int
+    ascending: Cards
+
+
+@dataclass(frozen=True)
+class PokerDetail:
+    category: PokerCategory
+    rank_class: int
+    """Cactus-Kev equivalence class: 1 (royal flush) ... 7462 (7-5-4-3-2); lower is better."""
+    best_five: Cards
+
+
+@dataclass(frozen=True)
+class DotsDetail:
+    dots: int
+    poker: PokerDetail
+
+
+@dataclass(frozen=True)
+class NotPokerDetail:
+    category: NotPokerCategory
+    groups: tuple[str, ...]
+    jokers_as: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Hit:
+    """A hand card laid onto the request's ``table_spreads[spread_index]``."""
+
+    card: int
+    spread_index: int
+
+
+@dataclass(frozen=True)
+class TonkDetail:
+    points: int
+    deadwood: int
+    spreads: tuple[Cards, ...]
+    hits: tuple[Hit, ...]
+    deadwood_cards: Cards
+    tonk: bool
+    deal_bonus: DealBonus
+
+
+Detail = (
+    PointsDetail
+    | BlackjackDetail
+    | HighCardDetail
+    | DotsDetail
+    | PokerDetail
+    | NotPokerDetail
+    | TonkDetail
+)
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """One scored hand.
+
+    ``strength``: the game's main ranking, higher is better, equal for hands the rules
+    rank equal; 0 for an instant win (which ``instant_win`` decides).
+    ``low_strength``: the low half's ranking where the game has one, higher is a better
+    (lower) low; 0 otherwise.
+    """
+
+    strength: int
+    description: str
+    detail: Detail
+    low_strength: int = 0
+    instant_win: bool = False
+    out_after: int = 0
+    kept: Cards = ()
+    discarded: Cards = ()
+
+
+@dataclass(frozen=True)
+class BatchResult:
+    """One entry per hand, in order (see API.md ``EvaluateBatchResponse``)."""
+
+    strength: npt.NDArray[np.uint64]
+    low_strength: npt.NDArray[np.uint64]
+    value: npt.NDArray[np.int64]
+    instant_win: npt.NDArray[np.bool_]
+
+
+@dataclass(frozen=True)
+class Award:
+    """``share`` of the whole pot won by ``player`` from ``pot`` (high, low, dots, whole)."""
+
+    player: str
+    pot: str
+    share: Fraction
+
+
+@dataclass(frozen=True)
+class Payout:
+    """Tonk settlement: stakes received (+) or paid (-)."""
+
+    player: str
+    stakes: int
+
+
+@dataclass(frozen=True)
+class Resolution:
+    """What a game's pot rule decides from the seats' evaluations."""
+
+    awards: tuple[Award, ...]
+    redeal: bool
+    explanation: str
+    payouts: tuple[Payout, ...] = ()
+
+
+@dataclass(frozen=True)
+class ShowdownOutcome:
+    results: tuple[tuple[str, Evaluation], ...]
+    awards: tuple[Award, ...]
+    redeal: bool
+    payouts: tuple[Payout, ...]
+    explanation: str

@@ -1,0 +1,215 @@
+"""Parse and check a request against its game's rules, reporting every problem at once.
+
+The one place where card text becomes ids for single hands and showdowns. A request
+that passes is a ``HandRequest`` or ``ShowdownRequest`` the evaluators may trust; one
+that fails raises ``InvalidRequest`` with a ``Violation`` per problem, each naming the
+field and index the caller sent (``hand[2]``, ``seats[1].hand[0]``, ``table_spreads[0].cards[1]``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from evaluators.cards import (
+    EMPTY,
+    RANKS,
+    InvalidRequest,
+    Violation,
+    card_text,
+    check_one_deck,
+    is_joker,
+    parse_cards,
+    rank_of,
+)
+from evaluators.inputs import (
+    Cards,
+    Declaration,
+    Game,
+    HandRequest,
+    Options,
+    Seat,
+    ShowdownRequest,
+    TonkEnding,
+)
+from evaluators.registry import GAMES, GameRules
+
+SeatText = tuple[str, Sequence[str], Declaration | None]
+"""(player id, hand card texts, declaration) as a caller sends a seat."""
+
+
+def rules_for(game: Game | None) -> GameRules:
+    """The game's rules, or InvalidRequest naming the ``game`` field."""
+    if game is None:
+        names = ", ".join(g.name for g in Game)
+        raise InvalidRequest([Violation("game", f"the game is missing: one of {names}")])
+    return GAMES[game]
+
+
+def _size_range(low: int, high: int) -> str:
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+def check_size(
+    cards: Sequence[int], low: int, high: int, field: str, what: str, violations: list[Violation]
+) -> None:
+    if not low <= len(cards) <= high:
+        violations.append(
+            Violation(field, f"{what} has {len(cards)} cards; this game takes {_size_range(low, high)}")
+        )
+
+
+def check_cards_allowed(
+    rules: GameRules, cards: Cards, field: str, violations: list[Violation]
+) -> None:
+    """Jokers only where the game has them."""
+    if rules.jokers:
+        return
+    for index, card in enumerate(cards):
+        if card != EMPTY and is_joker(card):
+            violations.append(
+                Violation(f"{field}[{index}]", f"jokers are not used in {rules.name}")
+            )
+
+
+def check_table(rules: GameRules, table: Cards, violations: list[Violation]) -> None:
+    check_size(table, rules.table_min, rules.table_max, "table", "the table", violations)
+    check_cards_allowed(rules, table, "table", violations)
+    if rules.distinct_table_ranks:
+        first_at: dict[int, int] = {}
+        for index, card in enumerate(table):
+            if card == EMPTY or is_joker(card):
+                continue
+            rank = rank_of(card)
+            if rank in first_at:
+                violations.append(
+                    Violation(
+                        f"table[{index}]",
+                        f"the table pairs: {card_text(card)} has the rank {RANKS[rank]} of "
+                        f"table[{first_at[rank]}]; the dealer replaces a pairing card",
+                    )
+                )
+            else:
+                first_at[rank] = index
+
+
+def check_hand(
+    rules: GameRules,
+    hand: Cards,
+    table: Cards,
+    field: str,
+    violations: list[Violation],
+    may_be_empty: bool = False,
+) -> None:
+    low = 0 if may_be_empty else rules.hand_min
+    check_size(hand, low, rules.hand_max, field, "the hand", violations)
+    total = len(hand) + len(table)
+    if hand and not rules.cards_min <= total <= rules.cards_max:
+        violations.append(
+            Violation(
+                field,
+                f"hand and table together have {total} cards; {rules.name} takes "
+                f"{_size_range(rules.cards_min, rules.cards_max)}",
+            )
+        )
+    check_cards_allowed(rules, hand, field, violations)
+
+
+def read_spreads(
+    rules: GameRules, spreads: Sequence[Sequence[str]], violations: list[Violation]
+) -> tuple[Cards, ...]:
+    if spreads and (not rules.table_spreads or rules.check_spread is None):
+        violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
+        return ()
+    parsed: list[Cards] = []
+    for index, texts in enumerate(spreads):
+        field = f"table_spreads[{index}].cards"
+        cards = parse_cards(texts, field, violations)
+        check_cards_allowed(rules, cards, field, violations)
+        if EMPTY not in cards and rules.check_spread is not None:
+            problem = rules.check_spread(cards)
+            if problem:
+                violations.append(Violation(f"table_spreads[{index}]", problem))
+        parsed.append(cards)
+    return tuple(parsed)
+
+
+def _raise_if(violations: list[Violation]) -> None:
+    if violations:
+        raise InvalidRequest(violations)
+
+
+def read_hand(
+    game: Game | None,
+    hand: Sequence[str],
+    table: Sequence[str] = (),
+    table_spreads: Sequence[Sequence[str]] = (),
+    options: Options | None = None,
+) -> HandRequest:
+    """Parse and check one hand; raises InvalidRequest listing every problem."""
+    rules = rules_for(game)
+    violations: list[Violation] = []
+    hand_ids = parse_cards(hand, "hand", violations)
+    table_ids = parse_cards(table, "table", violations)
+    spreads = read_spreads(rules, table_spreads, violations)
+    check_hand(rules, hand_ids, table_ids, "hand", violations)
+    check_table(rules, table_ids, violations)
+    check_one_deck(
+        [("hand", hand_ids), ("table", table_ids)]
+        + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)],
+        violations,
+    )
+    _raise_if(violations)
+    return HandRequest(rules.game, hand_ids, table_ids, spreads, options or Options())
+
+
+def read_showdown(
+    game: Game | None,
+    seats: Sequence[SeatText],
+    table: Sequence[str] = (),
+    table_spreads: Sequence[Sequence[str]] = (),
+    options: Options | None = None,
+    ending: TonkEnding | None = None,
+    ender: str = "",
+) -> ShowdownRequest:
+    """Parse and check a showdown; raises InvalidRequest listing every problem."""
+    rules = rules_for(game)
+    violations: list[Violation] = []
+    if len(seats) < 2:
+        violations.append(Violation("seats", f"a showdown needs at least 2 seats, got {len(seats)}"))
+    parsed_seats: list[Seat] = []
+    first_seat: dict[str, int] = {}
+    for index, (player, hand, declaration) in enumerate(seats):
+        if not player:
+            violations.append(Violation(f"seats[{index}].player", "the player id is empty"))
+        elif player in first_seat:
+            violations.append(
+                Violation(
+                    f"seats[{index}].player",
+                    f"duplicate player id {player!r}: also seats[{first_seat[player]}]",
+                )
+            )
+        else:
+            first_seat[player] = index
+        cards = parse_cards(hand, f"seats[{index}].hand", violations)
+        parsed_seats.append(Seat(player, cards, declaration))
+    table_ids = parse_cards(table, "table", violations)
+    spreads = read_spreads(rules, table_spreads, violations)
+    request = ShowdownRequest(
+        rules.game, tuple(parsed_seats), table_ids, spreads, options or Options(), ending, ender
+    )
+    for index, seat in enumerate(request.seats):
+        may_be_empty = bool(
+            rules.empty_hand_allowed and rules.empty_hand_allowed(request, seat.player)
+        )
+        check_hand(rules, seat.hand, table_ids, f"seats[{index}].hand", violations, may_be_empty)
+    check_table(rules, table_ids, violations)
+    check_one_deck(
+        [(f"seats[{i}].hand", s.hand) for i, s in enumerate(request.seats)]
+        + [("table", table_ids)]
+        + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)],
+        violations,
+    )
+    if rules.check_showdown is not None:
+        violations.extend(rules.check_showdown(request))
+    _raise_if(violations)
+    return request
