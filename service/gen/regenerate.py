@@ -1,0 +1,65 @@
+"""Regenerate the committed protobuf/gRPC Python code from ``protos/``.
+
+Run ``python -m service.gen.regenerate`` after editing a ``.proto``; a test fails while the
+committed code is stale. The code is committed (not generated at install) so an install
+needs no build step, the wheel is plain Python, and reviewers see API changes in diffs.
+grpc_tools writes absolute imports (``from handeval.v1 import ...``); they are rewritten to
+live under ``service.gen`` so the generated package cannot clash with anything on sys.path.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+from grpc_tools import protoc
+
+ROOT = Path(__file__).resolve().parents[2]
+PROTOS = ROOT / "protos"
+OUT = Path(__file__).resolve().parent
+PROTO_FILES = ("handeval/v1/handeval.proto",)
+_IMPORT = re.compile(r"^from handeval\.v1 import", re.MULTILINE)
+
+
+def _include_dirs() -> list[str]:
+    """grpc_tools' own well-known types, plus googleapis-common-protos for google/rpc."""
+    import google.rpc
+
+    googleapis = Path(next(iter(google.rpc.__path__))).parent.parent
+    return [str(PROTOS), str(resources.files("grpc_tools") / "_proto"), str(googleapis)]
+
+
+def generate(out_dir: Path) -> dict[str, str]:
+    """Generate into ``out_dir`` and return {relative path: text} of every generated file."""
+    args = ["protoc", *(f"-I{d}" for d in _include_dirs())]
+    args += [f"--python_out={out_dir}", f"--grpc_python_out={out_dir}", f"--pyi_out={out_dir}"]
+    if protoc.main([*args, *PROTO_FILES]) != 0:
+        raise RuntimeError("protoc failed")
+    files: dict[str, str] = {}
+    for path in sorted(out_dir.rglob("*.py*")):
+        text = _IMPORT.sub("from service.gen.handeval.v1 import", path.read_text())
+        files[str(path.relative_to(out_dir))] = text
+    return files
+
+
+def generated_now() -> dict[str, str]:
+    with tempfile.TemporaryDirectory() as tmp:
+        return generate(Path(tmp))
+
+
+def main() -> int:
+    for rel, text in generated_now().items():
+        target = OUT / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        for package in (target.parent, target.parent.parent):
+            (package / "__init__.py").touch()
+        print(f"wrote {target.relative_to(ROOT)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
