@@ -170,6 +170,7 @@ GAMES: dict[Game, GameRules] = _register(
         hand_min=6, hand_max=6, table_min=0, table_max=0,
         jokers=True,
         evaluate=not_poker.evaluate_not_poker,
+        evaluate_batch=not_poker.evaluate_not_poker_batch,
         resolve=showdown.resolve_single_pot,
         headline=not_poker.headline,
     ),
