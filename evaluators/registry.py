@@ -182,6 +182,7 @@ GAMES: dict[Game, GameRules] = _register(
         hand_min=1, hand_max=10, table_min=0, table_max=0,
         table_spreads=True,
         evaluate=tonk.evaluate_tonk,
+        evaluate_batch=tonk.evaluate_tonk_batch,
         resolve=settlement.settle_tonk,
         headline=tonk.headline,
         pots=(),

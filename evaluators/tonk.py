@@ -1,0 +1,427 @@
+"""Tonk: a hand's points, its least deadwood after spreads and hits, and its deal bonus.
+
+Strength points up, as everywhere: ``strength = STRENGTH_BASE - points``, so fewer points
+(the drop comparison of RULES.md) is stronger and equal points are equal strength.
+
+Method, and why it is fast at 10 cards with many table spreads. A suit is laid out on 14
+positions: 0 is a low ace, 1..12 are the ranks 2..K, 13 is a high ace (a run never wraps,
+so an ace sits at one end or the other). Within one suit runs never compete for cards:
+every maximal block of 3 or more consecutive hand cards is one run. With table runs of
+that suit on the same line, a hand card can be hit exactly when its maximal block of hand
+and table-run cards holds a table run (hits chain outwards one card after another from
+the nearest table run), and such a block is at least 3 long because a table run is. So
+the hand cards that runs and hits remove from a suit are ``H & cover3(H | T)`` (positions
+of hand cards H and table-run cards T; ``cover3`` marks every bit inside a block of 3 or
+more), once per ace placement. The only real choice is sets: each rank with 3 or 4 hand
+cards is laid as a set, as a set of 3 leaving one card for runs (4 ways), or not at all.
+Ten cards hold at most 3 such ranks, so at most 6 * 6 * 2 = 72 combinations are tried
+(usually one). A hand card that can hit a table set of 3 (its 4th card) costs nothing
+whether it hits the set or sits in a run, so it weighs 0 in the runs search and is hit
+onto the set when no run takes it. Hits go only onto the request's ``table_spreads``
+(RULES.md); a hand card that would "hit" the hand's own spread is already counted, as a
+longer run or a set of 4.
+
+Tables (data, built once per process, cached): ``suit_points_table`` and
+``suit_deadwood_table``, 8192 entries each (a 13-bit rank mask of one suit -> its points,
+and -> the least points left by runs alone), built in under 10 ms together. The single-hand
+path uses them for suits the table spreads do not touch; the batch path uses them for
+every suit (a batch carries no table spreads).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import ACE, EMPTY, rank_of, suit_of
+from evaluators.inputs import Cards, Options
+from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
+
+SUMMARY = (
+    "Tonk (rummy family, 5, 7 or 9 cards dealt). Cards count A = 1, 2-10 face value, "
+    "J/Q/K = 10; points are the sum of the hand. Spreads are 3 or 4 cards of one rank or "
+    "3+ consecutive cards of one suit (ace low or high, never K-A-2); a hand card may also "
+    "hit a spread on the table (option hit_runs_only: runs only). Deadwood is the least "
+    "sum of points left after the best spreads and hits; a tonk lays down the whole hand. "
+    "Strength: fewer points is stronger (a drop compares points). Showdowns settle in "
+    "stakes: tonk 2 from everyone, out 1, drop (caught droppers pay double), stock out."
+)
+
+STRENGTH_BASE = 1000
+"""``strength = STRENGTH_BASE - points``: above any hand's points (a whole deck has 340)."""
+
+CARD_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
+"""Points by rank index (``2`` ... ``A``): A = 1, 2-10 face value, J/Q/K = 10."""
+
+_SUIT_MASKS = 1 << 13
+_ACE_BIT = 1 << ACE
+_LOW_ACE = 1
+_HIGH_ACE = 1 << 13
+_SetOption = tuple[int, int]
+"""(rank, 4-bit mask of the suits laid as a set of that rank); suits 0 means no set."""
+
+
+def card_points(card: int) -> int:
+    return CARD_POINTS[rank_of(card)]
+
+
+def _positions(ranks: int, ace_low: bool) -> int:
+    """14-bit positions of a 13-bit rank mask of one suit, its ace placed low or high."""
+    if ace_low and ranks & _ACE_BIT:
+        return ((ranks & ~_ACE_BIT) << 1) | _LOW_ACE
+    return ranks << 1
+
+
+def _ranks(positions: int) -> int:
+    """13-bit rank mask of 14-bit positions (both ace positions are the ace)."""
+    return (positions >> 1) | (_ACE_BIT if positions & _LOW_ACE else 0)
+
+
+def _cover3(line: int) -> int:
+    """Every bit of ``line`` inside a block of 3 or more consecutive bits."""
+    starts = line & (line >> 1) & (line >> 2)
+    return starts | (starts << 1) | (starts << 2)
+
+
+@functools.cache
+def suit_points_table() -> tuple[int, ...]:
+    """Points of one suit's cards, by 13-bit rank mask (8192 entries)."""
+    table = [0] * _SUIT_MASKS
+    for mask in range(1, _SUIT_MASKS):
+        low = mask & -mask
+        table[mask] = table[mask ^ low] + CARD_POINTS[low.bit_length() - 1]
+    return tuple(table)
+
+
+def _suit_best(ranks: int, table_runs: int, free: int) -> tuple[int, int]:
+    """(least points left, positions of the hand cards removed) in one suit.
+
+    ``table_runs``: 14-bit positions of the table runs of this suit; ``free``: rank mask of
+    hand cards that weigh 0 (they can hit a table set). Ties keep the ace high.
+    """
+    points = suit_points_table()
+    best_cost = -1
+    best_covered = 0
+    for ace_low in (False, True) if ranks & _ACE_BIT else (False,):
+        hand = _positions(ranks, ace_low)
+        covered = hand & _cover3(hand | table_runs)
+        cost = points[ranks & ~_ranks(covered) & ~free]
+        if best_cost < 0 or cost < best_cost:
+            best_cost, best_covered = cost, covered
+    return best_cost, best_covered
+
+
+@functools.cache
+def suit_deadwood_table() -> tuple[int, ...]:
+    """Least points left in one suit by runs alone, by 13-bit rank mask (8192 entries)."""
+    return tuple(_suit_best(mask, 0, 0)[0] for mask in range(_SUIT_MASKS))
+
+
+@functools.cache
+def _suit_deadwood_array() -> npt.NDArray[np.int64]:
+    return np.asarray(suit_deadwood_table(), dtype=np.int64)
+
+
+def check_spread(cards: Sequence[int]) -> str | None:
+    """Why ``cards`` is not a valid table spread, for people; None if it is one.
+
+    Valid: 3 or 4 cards of one rank, or 3 or more consecutive cards of one suit with the
+    ace low (A-2-3) or high (Q-K-A), never both (K-A-2 is not a run).
+    """
+    if any(card < 0 or card >= 52 for card in cards):
+        return "a spread holds only the 52 standard cards (no jokers)"
+    if len(set(cards)) != len(cards):
+        return "a spread repeats a card"
+    if len(cards) < 3:
+        return f"a spread needs at least 3 cards, got {len(cards)}"
+    if len({rank_of(c) for c in cards}) == 1:
+        return None
+    if len({suit_of(c) for c in cards}) != 1:
+        return (
+            "the cards are neither a set (3 or 4 cards of one rank) "
+            "nor a run (consecutive cards of one suit)"
+        )
+    ranks = 0
+    for card in cards:
+        ranks |= 1 << rank_of(card)
+    for ace_low in (False, True):
+        line = _positions(ranks, ace_low)
+        lowest = line & -line
+        if line + lowest == lowest << len(cards):
+            return None
+    return (
+        "the cards of a run must be consecutive, with the ace low (A-2-3) or high "
+        "(Q-K-A) but never both (K-A-2 is not a run)"
+    )
+
+
+def _deal_bonus(hand: Cards, points: int) -> DealBonus:
+    if len(hand) != 5:
+        return DealBonus.NONE
+    if points == 50:
+        return DealBonus.FIFTY
+    if points == 49:
+        return DealBonus.FORTY_NINE
+    if points <= 9:
+        return DealBonus.NINE_OR_LESS
+    if points <= 13:
+        return DealBonus.THIRTEEN_OR_LESS
+    return DealBonus.NONE
+
+
+class _Table:
+    """The request's table spreads as the search needs them (built per request)."""
+
+    def __init__(self, table_spreads: tuple[Cards, ...], hit_runs_only: bool) -> None:
+        self.runs = [0, 0, 0, 0]
+        """Per suit: 14-bit positions of every table run of that suit."""
+        self.run_spans: list[tuple[int, int, int, int]] = []
+        """(suit, lowest position, highest position, spread index) per table run."""
+        self.set_fourths: dict[int, int] = {}
+        """The card that completes a table set of 3 -> that spread's index."""
+        for index, spread in enumerate(table_spreads):
+            if len({rank_of(c) for c in spread}) == 1:
+                if len(spread) == 3 and not hit_runs_only:
+                    missing = 15 & ~sum(1 << suit_of(c) for c in spread)
+                    self.set_fourths[rank_of(spread[0]) * 4 + missing.bit_length() - 1] = index
+                continue
+            suit = suit_of(spread[0])
+            ranks = sum(1 << rank_of(c) for c in spread)
+            line = _positions(ranks, ace_low=bool(ranks & 1))
+            self.runs[suit] |= line
+            self.run_spans.append(
+                (suit, (line & -line).bit_length() - 1, line.bit_length() - 1, index)
+            )
+
+
+def _set_options(suit_masks: Sequence[int]) -> list[list[_SetOption]]:
+    """Per rank with 3 or 4 hand cards: no set, the whole set, and (4) each set of 3."""
+    options: list[list[_SetOption]] = []
+    for rank in range(13):
+        suits = sum(((suit_masks[s] >> rank) & 1) << s for s in range(4))
+        count = suits.bit_count()
+        if count == 3:
+            options.append([(rank, 0), (rank, suits)])
+        elif count == 4:
+            options.append([(rank, 0), (rank, 15)] + [(rank, 15 ^ (1 << s)) for s in range(4)])
+    return options
+
+
+def _without_sets(suit_masks: Sequence[int], sets: Sequence[_SetOption]) -> list[int]:
+    left = list(suit_masks)
+    for rank, suits in sets:
+        for suit in range(4):
+            if suits >> suit & 1:
+                left[suit] &= ~(1 << rank)
+    return left
+
+
+def _position_card(position: int, suit: int) -> int:
+    return (ACE if position in (0, 13) else position - 1) * 4 + suit
+
+
+def _suit_arrangement(
+    suit: int, covered: int, table: _Table, spreads: list[Cards], hits: list[Hit]
+) -> None:
+    """Turn one suit's removed positions into hand runs and chained hits on table runs."""
+    if not covered:
+        return
+    line = covered | table.runs[suit]
+    spans = sorted(
+        (low, high, index) for s, low, high, index in table.run_spans if s == suit
+    )
+    position = 0
+    while position < 14:
+        if not line >> position & 1:
+            position += 1
+            continue
+        end = position
+        while end + 1 < 14 and line >> (end + 1) & 1:
+            end += 1
+        inside = [(lo, i) for lo, _, i in spans if position <= lo <= end]
+        hand = [p for p in range(position, end + 1) if covered >> p & 1]
+        if not inside:
+            spreads.append(tuple(_position_card(p, suit) for p in hand))
+        else:
+            first_low, first_index = inside[0]
+            for p in reversed([p for p in hand if p < first_low]):
+                hits.append(Hit(_position_card(p, suit), first_index))
+            for p in hand:
+                if p > first_low:
+                    owner = max((lo, i) for lo, i in inside if lo < p)[1]
+                    hits.append(Hit(_position_card(p, suit), owner))
+        position = end + 1
+
+
+def _empty_evaluation() -> Evaluation:
+    detail = TonkDetail(
+        points=0, deadwood=0, spreads=(), hits=(), deadwood_cards=(), tonk=False,
+        deal_bonus=DealBonus.NONE,
+    )
+    return Evaluation(strength=STRENGTH_BASE, description="No cards left", detail=detail)
+
+
+def evaluate_tonk(
+    hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
+) -> Evaluation:
+    """Points, least deadwood with one best arrangement, tonk and deal bonus of a hand.
+
+    ``table`` is unused (Tonk has no table cards); ``table_spreads`` are valid spreads
+    (validated by the caller, see ``check_spread``) that hand cards may hit. An empty
+    hand (an ender's, in a showdown) has 0 points, 0 deadwood and is not a tonk.
+    """
+    del table
+    if not hand:
+        return _empty_evaluation()
+    points = sum(card_points(c) for c in hand)
+    suit_masks = [0, 0, 0, 0]
+    for card in hand:
+        suit_masks[suit_of(card)] |= 1 << rank_of(card)
+    spread_table = _Table(table_spreads, options.hit_runs_only)
+    free = [0, 0, 0, 0]
+    for card in hand:
+        if card in spread_table.set_fourths:
+            free[suit_of(card)] |= 1 << rank_of(card)
+    plain = [not spread_table.runs[s] and not free[s] for s in range(4)]
+    deadwood_table = suit_deadwood_table()
+    cache: dict[tuple[int, int], int] = {}
+
+    best_cost = -1
+    best_sets: tuple[_SetOption, ...] = ()
+    for sets in itertools.product(*_set_options(suit_masks)):
+        cost = 0
+        for suit, ranks in enumerate(_without_sets(suit_masks, sets)):
+            if plain[suit]:
+                cost += deadwood_table[ranks]
+            else:
+                key = (suit, ranks)
+                if key not in cache:
+                    cache[key] = _suit_best(ranks, spread_table.runs[suit], free[suit])[0]
+                cost += cache[key]
+        if best_cost < 0 or cost < best_cost:
+            best_cost, best_sets = cost, sets
+
+    spreads: list[Cards] = [
+        tuple(rank * 4 + s for s in range(4) if suits >> s & 1)
+        for rank, suits in best_sets
+        if suits
+    ]
+    hits: list[Hit] = []
+    for suit, ranks in enumerate(_without_sets(suit_masks, best_sets)):
+        _, covered = _suit_best(ranks, spread_table.runs[suit], free[suit])
+        _suit_arrangement(suit, covered, spread_table, spreads, hits)
+    laid = {c for spread in spreads for c in spread} | {h.card for h in hits}
+    for card in hand:
+        if card not in laid and card in spread_table.set_fourths:
+            hits.append(Hit(card, spread_table.set_fourths[card]))
+            laid.add(card)
+    deadwood_cards = tuple(c for c in hand if c not in laid)
+    tonk = not deadwood_cards
+    detail = TonkDetail(
+        points=points,
+        deadwood=best_cost,
+        spreads=tuple(spreads),
+        hits=tuple(hits),
+        deadwood_cards=deadwood_cards,
+        tonk=tonk,
+        deal_bonus=_deal_bonus(hand, points),
+    )
+    return Evaluation(
+        strength=STRENGTH_BASE - points,
+        description="Tonk!" if tonk else f"Deadwood {best_cost}",
+        detail=detail,
+    )
+
+
+def headline(evaluation: Evaluation) -> int:
+    """The batch ``value`` of a Tonk hand: its deadwood."""
+    detail = evaluation.detail
+    if not isinstance(detail, TonkDetail):
+        raise TypeError("not a Tonk evaluation")
+    return detail.deadwood
+
+
+_POPCOUNT4 = np.array([suits.bit_count() for suits in range(16)], dtype=np.int64)
+
+_REMOVALS = np.array(
+    [
+        [0, suits] + ([suits ^ (1 << s) for s in range(4)] if suits == 15 else [0] * 4)
+        if suits.bit_count() >= 3
+        else [0] * 6
+        for suits in range(16)
+    ],
+    dtype=np.int64,
+)
+"""[4-bit suits of one rank in hand, option] -> suits laid as a set (options as above)."""
+
+
+def _batch_with_sets(
+    suit_masks: npt.NDArray[np.int64], rank_suits: npt.NDArray[np.int64]
+) -> npt.NDArray[np.int64]:
+    """Least deadwood of hands holding at least one rank 3 or 4 times (all combinations)."""
+    deadwood_table = _suit_deadwood_array()
+    counts = _POPCOUNT4[rank_suits]
+    is_set_rank = counts >= 3
+    slot_rank = np.argsort(~is_set_rank, axis=1, kind="stable")[:, :3]
+    slot_valid = np.take_along_axis(is_set_rank, slot_rank, axis=1)
+    slot_suits = np.where(slot_valid, np.take_along_axis(rank_suits, slot_rank, axis=1), 0)
+    slot_options = np.where(slot_suits == 15, 6, np.where(slot_valid, 2, 1))
+    best = np.full(len(suit_masks), np.iinfo(np.int64).max, dtype=np.int64)
+    groups, group_of = np.unique(slot_options, axis=0, return_inverse=True)
+    group_of = group_of.reshape(-1)
+    for group_index, sizes in enumerate(groups):
+        rows = np.flatnonzero(group_of == group_index)
+        masks = suit_masks[rows]
+        for combo in itertools.product(*(range(int(n)) for n in sizes)):
+            removed = np.zeros_like(masks)
+            for slot, option in enumerate(combo):
+                laid = _REMOVALS[slot_suits[rows, slot], option]
+                rank_bit = np.left_shift(1, slot_rank[rows, slot])
+                for suit in range(4):
+                    removed[:, suit] |= np.where(laid >> suit & 1, rank_bit, 0)
+            cost = deadwood_table[masks & ~removed].sum(axis=1)
+            best[rows] = np.minimum(best[rows], cost)
+    return best
+
+
+def evaluate_tonk_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """Strength (higher is better: fewer points) and deadwood of each hand, vectorised.
+
+    ``hands`` is (N, hand_size) card ids padded with 255. A batch carries no table
+    spreads, so deadwood is from the hand alone and ``hit_runs_only`` changes nothing;
+    ``tables`` is unused. Per hand: 4 per-suit 13-bit masks, one lookup each in
+    ``suit_deadwood_table``; hands holding a rank 3 or 4 times also try every set choice,
+    grouped by the number of choices so each group is one numpy pass per combination.
+    """
+    del tables, options
+    hands = np.asarray(hands, dtype=np.uint8)
+    count = hands.shape[0]
+    valid = hands != EMPTY
+    ranks = np.where(valid, hands >> 2, 0).astype(np.int64)
+    suits = (hands & 3).astype(np.int64)
+    bits = np.where(valid, np.left_shift(1, ranks), 0)
+    suit_masks = np.zeros((count, 4), dtype=np.int64)
+    for suit in range(4):
+        suit_masks[:, suit] = np.where(suits == suit, bits, 0).sum(axis=1)
+    points = np.where(valid, np.asarray(CARD_POINTS, dtype=np.int64)[ranks], 0).sum(axis=1)
+    deadwood = _suit_deadwood_array()[suit_masks].sum(axis=1)
+    rank_suits = sum(
+        ((suit_masks[:, suit, None] >> np.arange(13)) & 1) << suit for suit in range(4)
+    )
+    rank_suits = np.asarray(rank_suits, dtype=np.int64).reshape(count, 13)
+    has_set = (_POPCOUNT4[rank_suits] >= 3).any(axis=1)
+    rows = np.flatnonzero(has_set)
+    if rows.size:
+        deadwood[rows] = _batch_with_sets(suit_masks[rows], rank_suits[rows])
+    return BatchResult(
+        strength=(STRENGTH_BASE - points).astype(np.uint64),
+        low_strength=np.zeros(count, dtype=np.uint64),
+        value=deadwood.astype(np.int64),
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
