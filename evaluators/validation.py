@@ -37,12 +37,29 @@ SeatText = tuple[str, Sequence[str], Declaration | None]
 """(player id, hand card texts, declaration) as a caller sends a seat."""
 
 
+def _missing_game() -> Violation:
+    names = ", ".join(g.name for g in Game)
+    return Violation("game", f"the game is missing: one of {names}")
+
+
 def rules_for(game: Game | None) -> GameRules:
     """The game's rules, or InvalidRequest naming the ``game`` field."""
     if game is None:
-        names = ", ".join(g.name for g in Game)
-        raise InvalidRequest([Violation("game", f"the game is missing: one of {names}")])
+        raise InvalidRequest([_missing_game()])
     return GAMES[game]
+
+
+def _rules_or_violation(game: Game | None, violations: list[Violation]) -> GameRules | None:
+    """The game's rules, or None after recording the missing game, so that the checks
+    that need no game (card text, one deck, seats) still report their problems."""
+    if game is None:
+        violations.append(_missing_game())
+        return None
+    return GAMES[game]
+
+
+def _count(cards: int) -> str:
+    return "1 card" if cards == 1 else f"{cards} cards"
 
 
 def _size_range(low: int, high: int) -> str:
@@ -54,7 +71,9 @@ def check_size(
 ) -> None:
     if not low <= len(cards) <= high:
         violations.append(
-            Violation(field, f"{what} has {len(cards)} cards; this game takes {_size_range(low, high)}")
+            Violation(
+                field, f"{what} has {_count(len(cards))}; this game takes {_size_range(low, high)}"
+            )
         )
 
 
@@ -107,7 +126,7 @@ def check_hand(
         violations.append(
             Violation(
                 field,
-                f"hand and table together have {total} cards; {rules.name} takes "
+                f"hand and table together have {_count(total)}; {rules.name} takes "
                 f"{_size_range(rules.cards_min, rules.cards_max)}",
             )
         )
@@ -115,17 +134,24 @@ def check_hand(
 
 
 def read_spreads(
-    rules: GameRules, spreads: Sequence[Sequence[str]], violations: list[Violation]
+    rules: GameRules | None, spreads: Sequence[Sequence[str]], violations: list[Violation]
 ) -> tuple[Cards, ...]:
+    """Parse and check table spreads; with no game (None) only their card text is checked."""
+    if rules is None:
+        return tuple(
+            parse_cards(texts, f"table_spreads[{i}].cards", violations)
+            for i, texts in enumerate(spreads)
+        )
     if spreads and (not rules.table_spreads or rules.check_spread is None):
         violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
         return ()
     parsed: list[Cards] = []
     for index, texts in enumerate(spreads):
         field = f"table_spreads[{index}].cards"
+        before = len(violations)
         cards = parse_cards(texts, field, violations)
         check_cards_allowed(rules, cards, field, violations)
-        if EMPTY not in cards and rules.check_spread is not None:
+        if len(violations) == before and rules.check_spread is not None:
             problem = rules.check_spread(cards)
             if problem:
                 violations.append(Violation(f"table_spreads[{index}]", problem))
@@ -146,19 +172,21 @@ def read_hand(
     options: Options | None = None,
 ) -> HandRequest:
     """Parse and check one hand; raises InvalidRequest listing every problem."""
-    rules = rules_for(game)
     violations: list[Violation] = []
+    rules = _rules_or_violation(game, violations)
     hand_ids = parse_cards(hand, "hand", violations)
     table_ids = parse_cards(table, "table", violations)
     spreads = read_spreads(rules, table_spreads, violations)
-    check_hand(rules, hand_ids, table_ids, "hand", violations)
-    check_table(rules, table_ids, violations)
+    if rules is not None:
+        check_hand(rules, hand_ids, table_ids, "hand", violations)
+        check_table(rules, table_ids, violations)
     check_one_deck(
         [("hand", hand_ids), ("table", table_ids)]
         + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)],
         violations,
     )
-    _raise_if(violations)
+    if violations or rules is None:
+        raise InvalidRequest(violations)
     return HandRequest(rules.game, hand_ids, table_ids, spreads, options or Options())
 
 
@@ -172,10 +200,12 @@ def read_showdown(
     ender: str = "",
 ) -> ShowdownRequest:
     """Parse and check a showdown; raises InvalidRequest listing every problem."""
-    rules = rules_for(game)
     violations: list[Violation] = []
+    rules = _rules_or_violation(game, violations)
     if len(seats) < 2:
-        violations.append(Violation("seats", f"a showdown needs at least 2 seats, got {len(seats)}"))
+        violations.append(
+            Violation("seats", f"a showdown needs at least 2 seats, got {len(seats)}")
+        )
     parsed_seats: list[Seat] = []
     first_seat: dict[str, int] = {}
     for index, (player, hand, declaration) in enumerate(seats):
@@ -194,6 +224,14 @@ def read_showdown(
         parsed_seats.append(Seat(player, cards, declaration))
     table_ids = parse_cards(table, "table", violations)
     spreads = read_spreads(rules, table_spreads, violations)
+    deck = (
+        [(f"seats[{i}].hand", s.hand) for i, s in enumerate(parsed_seats)]
+        + [("table", table_ids)]
+        + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)]
+    )
+    if rules is None:
+        check_one_deck(deck, violations)
+        raise InvalidRequest(violations)
     request = ShowdownRequest(
         rules.game, tuple(parsed_seats), table_ids, spreads, options or Options(), ending, ender
     )
@@ -203,12 +241,7 @@ def read_showdown(
         )
         check_hand(rules, seat.hand, table_ids, f"seats[{index}].hand", violations, may_be_empty)
     check_table(rules, table_ids, violations)
-    check_one_deck(
-        [(f"seats[{i}].hand", s.hand) for i, s in enumerate(request.seats)]
-        + [("table", table_ids)]
-        + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)],
-        violations,
-    )
+    check_one_deck(deck, violations)
     if rules.check_showdown is not None:
         violations.extend(rules.check_showdown(request))
     _raise_if(violations)

@@ -1,0 +1,153 @@
+"""Card text <-> ids (evaluators/cards.py): every notation RULES.md accepts, canonical output."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from evaluators.cards import (
+    EMPTY,
+    JOKER_1,
+    JOKER_2,
+    InvalidRequest,
+    Violation,
+    card_id,
+    card_text,
+    cards_text,
+    check_one_deck,
+    is_joker,
+    parse_card,
+    parse_cards,
+    rank_of,
+    suit_of,
+)
+
+ALL_IDS = range(54)
+
+
+def test_card_ids_follow_rank_times_four_plus_suit() -> None:
+    assert parse_card("2c") == 0
+    assert parse_card("2d") == 1
+    assert parse_card("2h") == 2
+    assert parse_card("2s") == 3
+    assert parse_card("3c") == 4
+    assert parse_card("Td") == 8 * 4 + 1
+    assert parse_card("As") == 51
+    assert parse_card("X1") == JOKER_1 == 52
+    assert parse_card("X2") == JOKER_2 == 53
+
+
+@pytest.mark.parametrize("text", ["Ah", "ah", "AH", "aH", "A♥", "a♥", " Ah "])
+def test_every_spelling_of_the_ace_of_hearts_is_one_card(text: str) -> None:
+    assert parse_card(text) == card_id(12, 2)
+
+
+@pytest.mark.parametrize("text", ["Td", "td", "TD", "10d", "10D", "10♦", "t♦"])
+def test_ten_is_written_t_or_10(text: str) -> None:
+    assert card_text(parse_card(text)) == "Td"
+
+
+@pytest.mark.parametrize(
+    ("text", "canonical"), [("q♠", "Qs"), ("K♣", "Kc"), ("2♦", "2d"), ("j♥", "Jh")]
+)
+def test_unicode_suits_read_as_their_letters(text: str, canonical: str) -> None:
+    assert card_text(parse_card(text)) == canonical
+
+
+@pytest.mark.parametrize(("text", "card"), [("X1", 52), ("x1", 52), ("X2", 53), ("x2", 53)])
+def test_jokers_are_x1_and_x2_in_any_case(text: str, card: int) -> None:
+    assert parse_card(text) == card
+    assert is_joker(card)
+
+
+def test_every_card_prints_canonically_and_reads_back() -> None:
+    texts = [card_text(c) for c in ALL_IDS]
+    assert len(set(texts)) == 54
+    for card, text in zip(ALL_IDS, texts, strict=True):
+        assert parse_card(text) == card
+        if not is_joker(card):
+            assert text[0] in "23456789TJQKA"
+            assert text[1] in "cdhs"
+    assert texts[-2:] == ["X1", "X2"]
+
+
+@given(st.sampled_from(list(range(52))), st.booleans(), st.booleans(), st.booleans())
+def test_any_spelling_reads_as_the_same_card(
+    card: int, upper_rank: bool, upper_suit: bool, unicode_suit: bool
+) -> None:
+    rank = "23456789TJQKA"[rank_of(card)]
+    if rank == "T" and upper_rank:
+        rank = "10"
+    suit = ("♣♦♥♠" if unicode_suit else "cdhs")[suit_of(card)]
+    text = (rank.upper() if upper_rank else rank.lower()) + (suit.upper() if upper_suit else suit)
+    assert parse_card(text) == card
+
+
+def test_rank_suit_and_id_agree() -> None:
+    for card in range(52):
+        assert card_id(rank_of(card), suit_of(card)) == card
+    assert not any(is_joker(c) for c in range(52))
+
+
+def test_cards_text_joins_canonical_cards() -> None:
+    assert cards_text([51, 8, 0, 52]) == "As 4c 2c X1"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "A", "1h", "11h", "Ax", "Zh", "X3", "X", "AhKh", "♥A", "Joker"]
+)
+def test_unknown_card_text_is_refused_with_a_sentence(text: str) -> None:
+    with pytest.raises(ValueError) as error:
+        parse_card(text)
+    message = str(error.value)
+    assert repr(text) in message
+    assert "is not a card" in message
+    assert "ranks are 2-9 T J Q K A, suits c d h s" in message
+
+
+def test_parse_cards_reports_each_bad_card_at_its_own_index_and_keeps_positions() -> None:
+    violations: list[Violation] = []
+    cards = parse_cards(["Ah", "Zz", "10c", "nope"], "seats[1].hand", violations)
+    assert cards == (parse_card("Ah"), EMPTY, parse_card("Tc"), EMPTY)
+    assert [v.field for v in violations] == ["seats[1].hand[1]", "seats[1].hand[3]"]
+    assert "'Zz' is not a card" in violations[0].message
+
+
+def test_parse_cards_of_good_cards_adds_no_violation() -> None:
+    violations: list[Violation] = []
+    assert parse_cards(["2c", "X2"], "hand", violations) == (0, 53)
+    assert violations == []
+
+
+def test_one_deck_reports_every_repeat_at_its_own_position_naming_the_first() -> None:
+    violations: list[Violation] = []
+    ah, kd = parse_card("Ah"), parse_card("Kd")
+    check_one_deck(
+        [("seats[0].hand", (ah, kd)), ("seats[1].hand", (kd, ah)), ("table", (ah,))], violations
+    )
+    assert violations == [
+        Violation("seats[1].hand[0]", "duplicate card 'Kd': also at seats[0].hand[1]"),
+        Violation("seats[1].hand[1]", "duplicate card 'Ah': also at seats[0].hand[0]"),
+        Violation("table[0]", "duplicate card 'Ah': also at seats[0].hand[0]"),
+    ]
+
+
+def test_one_deck_catches_a_repeat_within_one_field_and_a_repeated_joker() -> None:
+    violations: list[Violation] = []
+    check_one_deck([("hand", (52, 0, 52, 0))], violations)
+    assert [v.field for v in violations] == ["hand[2]", "hand[3]"]
+    assert "'X1'" in violations[0].message
+
+
+def test_one_deck_skips_unparsed_slots() -> None:
+    violations: list[Violation] = []
+    check_one_deck([("hand", (EMPTY, EMPTY, 3))], violations)
+    assert violations == []
+
+
+def test_invalid_request_carries_every_violation_in_its_message() -> None:
+    error = InvalidRequest([Violation("hand[0]", "bad one"), Violation("table", "bad two")])
+    assert error.violations == (Violation("hand[0]", "bad one"), Violation("table", "bad two"))
+    assert str(error) == "hand[0]: bad one; table: bad two"
+    assert isinstance(error, ValueError)
