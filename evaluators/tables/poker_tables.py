@@ -1,0 +1,126 @@
+"""The poker lookup tables of this process, in the two shapes the evaluators read.
+
+``poker_tables()`` builds everything once per process (functools.cache) from the rules,
+and hands out numpy arrays for the batch path and compact ``array.array`` / tuple copies
+for the pure-Python single-hand path (indexing those is several times cheaper than
+indexing numpy from Python). Both shapes hold the same values, so both paths agree.
+
+Sizes and build time (CPython 3.11, one core of an AMD EPYC; see ``table_info()``):
+
+| table | entries | bytes |
+| --- | --- | --- |
+| unsuited classes (perfect-hash slots) | 131,072 uint16 | 262,144 |
+| perfect-hash displacements | 32,768 int64 | 262,144 |
+| flush classes (13-bit rank masks) | 8,192 uint16 | 16,384 |
+| card keys, flush rank bits (byte -> uint64) | 2 x 256 | 4,096 |
+| card-pair keys (two bytes as uint16 -> uint64) | 65,536 | 524,288 |
+| Python copies (array.array / tuple of the above) | | 411,648 |
+
+1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s (measured
+with ``benchmarks/rates_poker.py``). That is under the one-second mark where a file cache
+would pay for itself, so there is none: nothing to go stale, nothing to write on a
+read-only root filesystem. A server warms them by calling ``table_info()`` at start.
+"""
+
+from __future__ import annotations
+
+import functools
+import time
+from array import array
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.tables.card_keys import card_key_array, flush_rank_bit_array
+from evaluators.tables.poker_build import PokerClassTables, build_class_tables
+
+
+class TableInfo(NamedTuple):
+    """What the service reports about one lookup table."""
+
+    name: str
+    bytes: int
+    build_seconds: float
+
+
+@dataclass(frozen=True)
+class PokerTables:
+    classes: PokerClassTables
+    card_keys: npt.NDArray[np.uint64]
+    """``card_keys.card_key`` of every byte 0..255."""
+    pair_keys: npt.NDArray[np.uint64]
+    """``card_keys[a] + card_keys[b]`` at index ``a + 256 * b``: two cards per gather."""
+    flush_rank_bits: npt.NDArray[np.uint64]
+    build_seconds: float
+    py_card_keys: tuple[int, ...]
+    py_displacements: array[int]
+    py_unsuited_classes: array[int]
+    py_flush_classes: array[int]
+
+
+def _python_copy(values: npt.NDArray[np.integer], typecode: str) -> array[int]:
+    """A compact copy whose items index as plain Python ints (``H``: uint16, ``I``: uint32)."""
+    copy = array(typecode)
+    copy.frombytes(values.astype(np.uint16 if typecode == "H" else np.uint32).tobytes())
+    if len(copy) != len(values):
+        raise RuntimeError(f"array({typecode!r}) does not fit {values.dtype}")
+    return copy
+
+
+def build_poker_tables() -> PokerTables:
+    """Build every poker table from the rules; see the module docstring for cost."""
+    started = time.perf_counter()
+    classes = build_class_tables()
+    card_keys = card_key_array()
+    pair_keys = (card_keys[np.newaxis, :] + card_keys[:, np.newaxis]).ravel()
+    py_displacements = _python_copy(classes.perfect_hash.displacements, "I")
+    py_unsuited_classes = _python_copy(classes.unsuited_classes, "H")
+    py_flush_classes = _python_copy(classes.flush_classes, "H")
+    return PokerTables(
+        classes=classes,
+        card_keys=card_keys,
+        pair_keys=pair_keys,
+        flush_rank_bits=flush_rank_bit_array(),
+        build_seconds=time.perf_counter() - started,
+        py_card_keys=tuple(int(k) for k in card_keys),
+        py_displacements=py_displacements,
+        py_unsuited_classes=py_unsuited_classes,
+        py_flush_classes=py_flush_classes,
+    )
+
+
+@functools.cache
+def poker_tables() -> PokerTables:
+    """This process's poker tables, built on first use."""
+    return build_poker_tables()
+
+
+def table_info() -> tuple[TableInfo, ...]:
+    """(name, bytes, build seconds) of each poker table; builds them if not yet built.
+
+    The build time is that of the whole set, reported on every row.
+    """
+    tables = poker_tables()
+    seconds = tables.build_seconds
+    sizes = (
+        ("poker.unsuited_classes", tables.classes.unsuited_classes.nbytes),
+        ("poker.perfect_hash_displacements", tables.classes.perfect_hash.displacements.nbytes),
+        ("poker.flush_classes", tables.classes.flush_classes.nbytes),
+        ("poker.card_keys", tables.card_keys.nbytes + tables.flush_rank_bits.nbytes),
+        ("poker.pair_keys", tables.pair_keys.nbytes),
+        (
+            "poker.python_copies",
+            sum(
+                len(a) * a.itemsize
+                for a in (
+                    tables.py_displacements,
+                    tables.py_unsuited_classes,
+                    tables.py_flush_classes,
+                )
+            )
+            + 8 * len(tables.py_card_keys),
+        ),
+    )
+    return tuple(TableInfo(name, size, seconds) for name, size in sizes)

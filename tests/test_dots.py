@@ -1,0 +1,95 @@
+"""Grocery Store Dots (RULES.md): dots over all the cards, strength is the poker hand."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluators import dots, poker
+from evaluators.cards import EMPTY, RANKS, parse_card
+from evaluators.inputs import Cards, Options
+from evaluators.results import DotsDetail, Evaluation
+
+OPTIONS = Options()
+NO_TABLE = np.zeros((1, 0), dtype=np.uint8)
+RULES_DOTS = {"A": 1, "5": 1, "7": 1, "9": 1, "2": 2, "8": 2, "T": 2, "3": 3}
+"""RULES.md's dots per rank; every rank not listed (4, 6, J, Q, K) has none."""
+
+
+def cards(text: str) -> Cards:
+    return tuple(parse_card(c) for c in text.split())
+
+
+def score(hand: str) -> Evaluation:
+    return dots.evaluate_dots(cards(hand), (), (), OPTIONS)
+
+
+def dots_by_the_rules(hand: Cards) -> int:
+    return sum(RULES_DOTS.get(RANKS[c // 4], 0) for c in hand)
+
+
+@pytest.mark.parametrize("rank", list(RANKS))
+def test_each_rank_has_its_dots_in_every_suit(rank: str) -> None:
+    four_of_the_rank = cards(" ".join(rank + suit for suit in "cdhs"))
+    other = "4c" if rank != "4" else "6c"
+    result = dots.evaluate_dots(four_of_the_rank + cards(other), (), (), OPTIONS)
+    assert dots.headline(result) == 4 * RULES_DOTS.get(rank, 0)
+
+
+def test_dots_count_all_seven_cards_not_the_best_five() -> None:
+    result = score("As Ks Qs Js Ts 3c 3d")
+    assert isinstance(result.detail, DotsDetail)
+    assert result.detail.poker.best_five == cards("As Ks Qs Js Ts")
+    assert result.detail.dots == 1 + 2 + 3 + 3
+    assert result.description == "Straight flush, ace high (royal flush); 9 dots"
+
+
+def test_strength_is_the_poker_strength_not_the_dots() -> None:
+    many_dots = score("3c 3d 3h 8s 8c Kd 2s")
+    few_dots = score("Kc Kd Ks Qs Qc Jd 4s")
+    assert many_dots.detail.dots > few_dots.detail.dots  # type: ignore[union-attr]
+    assert few_dots.strength > many_dots.strength
+    poker_hand = poker.best_hand(cards("3c 3d 3h 8s 8c Kd 2s"))
+    assert many_dots.strength == poker.strength_of(poker_hand.rank_class)
+    assert many_dots.detail.poker == poker_hand  # type: ignore[union-attr]
+
+
+def test_equal_poker_hands_have_equal_strength_whatever_their_dots() -> None:
+    seven = score("Ah Kd 9c 7s 4h 3c 2d")
+    five = score("Ac Kh 9d 7h 4s")
+    assert seven.detail.dots != five.detail.dots  # type: ignore[union-attr]
+    assert seven.strength == five.strength
+
+
+def test_one_dot_is_singular_in_the_description() -> None:
+    assert score("Ah Kd Qc Js 4h").description == "High card, ace; 1 dot"
+
+
+@settings(max_examples=200)
+@given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True))
+def test_dots_are_the_rules_sum_over_every_card(hand: list[int]) -> None:
+    result = dots.evaluate_dots(tuple(hand), (), (), OPTIONS)
+    assert dots.headline(result) == dots_by_the_rules(tuple(hand))
+
+
+def test_batch_gives_the_single_hand_strength_and_dots_also_when_padded() -> None:
+    rng = np.random.default_rng(29)
+    hands = np.argsort(rng.random((3_000, 52)), axis=1)[:, :7].astype(np.uint8)
+    sizes = rng.integers(5, 8, len(hands))
+    for row, size in enumerate(sizes):
+        hands[row, size:] = EMPTY
+    batch = dots.evaluate_dots_batch(hands, NO_TABLE, OPTIONS)
+    assert batch.value.dtype == np.int64 and batch.strength.dtype == np.uint64
+    assert not batch.instant_win.any() and not batch.low_strength.any()
+    for row in range(len(hands)):
+        hand = tuple(c for c in hands[row].tolist() if c != EMPTY)
+        single = dots.evaluate_dots(hand, (), (), OPTIONS)
+        assert batch.value[row] == dots.headline(single) == dots_by_the_rules(hand)
+        assert batch.strength[row] == single.strength
+
+
+def test_headline_refuses_another_games_evaluation() -> None:
+    with pytest.raises(TypeError):
+        dots.headline(poker.evaluate_poker_high(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS))
