@@ -1,0 +1,128 @@
+"""High Card: the five checks against the table (RULES.md, "High Card")."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluators import high_card
+from evaluators.cards import RANKS, parse_card
+from evaluators.inputs import Cards, Options
+from evaluators.results import Evaluation, HighCardDetail
+
+ACE_HIGH = Options()
+ACE_LOW = Options(ace_low=True)
+
+
+def cards(text: str) -> Cards:
+    return tuple(parse_card(c) for c in text.split())
+
+
+def score(hand: str, table: str, options: Options = ACE_HIGH) -> Evaluation:
+    return high_card.evaluate_high_card(cards(hand), cards(table), (), options)
+
+
+def survived_by_folding(hand: Cards, table: Cards, ace_low: bool) -> int:
+    """The seeds' loop, literally: check the n-th lowest cards until the hand folds."""
+    order = "A23456789TJQK" if ace_low else "23456789TJQKA"
+    mine = sorted(order.index(RANKS[c // 4]) for c in hand)
+    theirs = sorted(order.index(RANKS[c // 4]) for c in table)
+    survived = 0
+    for n in range(5):
+        if mine[n] < theirs[n]:
+            return survived
+        survived += 1
+    return survived
+
+
+def test_a_hand_above_the_table_at_every_check_survives_all_five() -> None:
+    result = score("Ah 3d 7c 9s Kh", "2h 3c 8d Ts Qh")
+    assert result.strength == 5
+    assert result.detail == HighCardDetail(5, cards("3d 7c 9s Kh Ah"))
+    assert result.description == "Survived all 5 checks"
+
+
+def test_equal_is_not_lower() -> None:
+    assert score("2h 5d 8c Js Ah", "2c 5s 8d Jh Ad").strength == 5
+
+
+def test_the_hand_folds_at_its_first_lower_card() -> None:
+    result = score("3h 4d 5c Ks Ah", "2h 3c 8d Ts Qh")
+    assert result.strength == 2
+    assert result.description == "Survived 2 of 5 checks: folds at the 3rd, 5 under the table's 8"
+
+
+def test_a_later_higher_card_does_not_undo_a_fold() -> None:
+    assert score("2d Kc Ks Ad Ac", "3h 4c 5d 6s 7h").strength == 0
+
+
+def test_aces_are_high_by_default() -> None:
+    assert score("Ah 3d 7c 9s Kh", "2h 3c 6d 8s Qh").strength == 5
+
+
+def test_ace_low_makes_the_ace_the_lowest_card() -> None:
+    result = score("Ah 3d 7c 9s Kh", "2h 3c 6d 8s Qh", ACE_LOW)
+    assert result.strength == 0
+    assert result.detail == HighCardDetail(0, cards("Ah 3d 7c 9s Kh"))
+    assert result.description == "Survived 0 of 5 checks: folds at the 1st, A under the table's 2"
+
+
+def test_ace_low_against_an_ace_on_the_table_is_equal_not_lower() -> None:
+    assert score("Ah 3d 7c 9s Kh", "Ac 3c 6d 8s Qh", ACE_LOW).strength == 5
+
+
+def test_suits_never_matter() -> None:
+    assert score("4h 4d 9c 9s Kh", "4c 4s 9h 9d Kd").strength == 5
+    assert score("4c 4d 9c 9s Kc", "4h 4s 9h 9d Kd").strength == 5
+
+
+def test_the_sorting_network_sorts_every_zero_one_input() -> None:
+    # The zero-one principle: a network sorting all 0/1 inputs sorts every input.
+    for bits in itertools.product((0, 1), repeat=5):
+        columns = [np.array([b], dtype=np.uint8) for b in bits]
+        assert [int(c[0]) for c in high_card._sorted_columns(columns)] == sorted(bits)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.permutations(range(52)), st.booleans())
+def test_survived_matches_the_fold_loop(deck: list[int], ace_low: bool) -> None:
+    hand, table = tuple(deck[:5]), tuple(deck[5:10])
+    result = high_card.evaluate_high_card(hand, table, (), Options(ace_low=ace_low))
+    assert result.strength == survived_by_folding(hand, table, ace_low)
+    assert isinstance(result.detail, HighCardDetail)
+    assert sorted(result.detail.ascending) == sorted(hand)
+    assert not result.instant_win
+
+
+@pytest.mark.parametrize("options", [ACE_HIGH, ACE_LOW])
+def test_batch_equals_single_hands_with_a_table_per_hand(options: Options) -> None:
+    rng = random.Random(509)
+    deals = [rng.sample(range(52), 10) for _ in range(5000)]
+    hands = np.array([d[:5] for d in deals], dtype=np.uint8)
+    tables = np.array([d[5:] for d in deals], dtype=np.uint8)
+    batch = high_card.evaluate_high_card_batch(hands, tables, options)
+    singles = [high_card.evaluate_high_card(tuple(d[:5]), tuple(d[5:]), (), options) for d in deals]
+    assert batch.strength.tolist() == [e.strength for e in singles]
+    assert batch.value.tolist() == [e.strength for e in singles]
+    assert batch.low_strength.tolist() == [0] * len(singles)
+    assert not batch.instant_win.any()
+    assert set(batch.value.tolist()) == {0, 1, 2, 3, 4, 5}
+
+
+@pytest.mark.parametrize("options", [ACE_HIGH, ACE_LOW])
+def test_batch_equals_single_hands_with_one_shared_table(options: Options) -> None:
+    rng = random.Random(510)
+    table = cards("5c 9d 9h Jc Ad")
+    rest = [c for c in range(52) if c not in table]
+    hand_list = [tuple(rng.sample(rest, 5)) for _ in range(3000)]
+    batch = high_card.evaluate_high_card_batch(
+        np.array(hand_list, dtype=np.uint8), np.array([table], dtype=np.uint8), options
+    )
+    expected = [high_card.evaluate_high_card(h, table, (), options).strength for h in hand_list]
+    assert batch.strength.tolist() == expected
+    assert batch.value.tolist() == expected
