@@ -48,10 +48,10 @@ function call(client, method, request) {
 
 // google.rpc.Status travels in the `grpc-status-details-bin` trailer; its details hold a BadRequest.
 function fieldViolations(error) {
-  const root = protobuf.loadSync([
+  const root = new protobuf.Root().loadSync([
     googleProtos.getProtoPath('rpc', 'status.proto'),
     googleProtos.getProtoPath('rpc', 'error_details.proto'),
-  ]);
+  ], { keepCase: true });
   const Status = root.lookupType('google.rpc.Status');
   const BadRequest = root.lookupType('google.rpc.BadRequest');
   const [raw] = error.metadata.get('grpc-status-details-bin');
