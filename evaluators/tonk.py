@@ -33,11 +33,12 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.cards import ACE, EMPTY, rank_of, suit_of
+from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
 from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
 
@@ -345,8 +346,6 @@ def headline(evaluation: Evaluation) -> int:
     return detail.deadwood
 
 
-_POPCOUNT4 = np.array([suits.bit_count() for suits in range(16)], dtype=np.int64)
-
 _REMOVALS = np.array(
     [
         [0, suits] + ([suits ^ (1 << s) for s in range(4)] if suits == 15 else [0] * 4)
@@ -359,32 +358,95 @@ _REMOVALS = np.array(
 """[4-bit suits of one rank in hand, option] -> suits laid as a set (options as above)."""
 
 
+def _card_array(value_of: dict[int, int], dtype: type[np.generic]) -> npt.NDArray[np.generic]:
+    """256 entries indexed by card id (padding and anything else 0)."""
+    array = np.zeros(256, dtype=dtype)
+    for card, value in value_of.items():
+        array[card] = value
+    return array
+
+
+_SUIT_SHIFT = 16
+_SUIT_FIELD = (1 << 13) - 1
+_SUIT_KEYS = _card_array(
+    {c: 1 << (rank_of(c) + _SUIT_SHIFT * suit_of(c)) for c in range(52)}, np.uint64
+)
+"""Per card, its rank bit in its suit's 16-bit field: a hand's sum holds its 4 suit masks."""
+_RANK_COUNT_KEYS = _card_array({c: 1 << (3 * rank_of(c)) for c in range(52)}, np.uint64)
+"""Per card, 1 in its rank's 3-bit field: a hand's sum holds its 13 rank counts."""
+_POINT_KEYS = _card_array({c: CARD_POINTS[rank_of(c)] for c in range(52)}, np.int64)
+_FIELD_LOW_BITS = np.uint64(sum(1 << (3 * rank) for rank in range(13)))
+
+
+def _column_sum(keys: npt.NDArray[np.generic], columns: npt.NDArray[np.uint8]) -> npt.NDArray[Any]:
+    """Per hand, the sum of ``keys`` over its cards; ``columns`` is (hand_size, N)."""
+    total: npt.NDArray[Any] = np.take(keys, columns[0])
+    scratch = np.empty_like(total)
+    for column in columns[1:]:
+        np.take(keys, column, out=scratch)
+        total += scratch
+    return total
+
+
+_SUIT_SPREAD = np.array(
+    [sum(1 << (_SUIT_SHIFT * s) for s in range(4) if suits >> s & 1) for suits in range(16)],
+    dtype=np.uint64,
+)
+"""4-bit suits -> those suits' rank-0 bits in the packed suit masks (shift by the rank)."""
+
+
+def _suit_fields(packed: npt.NDArray[np.uint64]) -> list[npt.NDArray[np.uint64]]:
+    field = np.uint64(_SUIT_FIELD)
+    return [(packed >> np.uint64(_SUIT_SHIFT * suit)) & field for suit in range(4)]
+
+
+def _runs_deadwood(packed: npt.NDArray[np.uint64]) -> npt.NDArray[np.int64]:
+    """Least points left by runs alone, from the packed suit masks (4 lookups)."""
+    table = _suit_deadwood_array()
+    fields = _suit_fields(packed)
+    deadwood: npt.NDArray[np.int64] = np.take(table, fields[0])
+    for field in fields[1:]:
+        deadwood += np.take(table, field)
+    return deadwood
+
+
 def _batch_with_sets(
-    suit_masks: npt.NDArray[np.int64], rank_suits: npt.NDArray[np.int64]
+    packed: npt.NDArray[np.uint64], set_ranks: npt.NDArray[np.uint64]
 ) -> npt.NDArray[np.int64]:
-    """Least deadwood of hands holding at least one rank 3 or 4 times (all combinations)."""
-    deadwood_table = _suit_deadwood_array()
-    counts = _POPCOUNT4[rank_suits]
-    is_set_rank = counts >= 3
-    slot_rank = np.argsort(~is_set_rank, axis=1, kind="stable")[:, :3]
-    slot_valid = np.take_along_axis(is_set_rank, slot_rank, axis=1)
-    slot_suits = np.where(slot_valid, np.take_along_axis(rank_suits, slot_rank, axis=1), 0)
-    slot_options = np.where(slot_suits == 15, 6, np.where(slot_valid, 2, 1))
-    best = np.full(len(suit_masks), np.iinfo(np.int64).max, dtype=np.int64)
-    groups, group_of = np.unique(slot_options, axis=0, return_inverse=True)
-    group_of = group_of.reshape(-1)
-    for group_index, sizes in enumerate(groups):
+    """Least deadwood of hands holding at least one rank 3 or 4 times (all combinations).
+
+    ``packed``: the hands' suit masks (``_SUIT_KEYS`` sums); ``set_ranks``: a bit at 3 * rank
+    for each rank held 3 or 4 times (at most 3 such ranks in 10 cards).
+    """
+    count = len(packed)
+    slot_rank, slot_suits, slot_options = [], [], []
+    left = set_ranks.copy()
+    for _ in range(3):
+        lowest = left & (~left + np.uint64(1))
+        left ^= lowest
+        held = lowest != 0
+        rank = (np.log2(np.where(held, lowest, 1).astype(np.float64)).astype(np.uint64)
+                // np.uint64(3))
+        suits = np.zeros(count, dtype=np.int64)
+        for suit in range(4):
+            bit = (packed >> (rank + np.uint64(_SUIT_SHIFT * suit))) & np.uint64(1)
+            suits |= bit.astype(np.int64) << suit
+        slot_rank.append(rank)
+        slot_suits.append(suits)
+        slot_options.append(np.where(suits == 15, 6, np.where(held, 2, 1)))
+    best = np.full(count, np.iinfo(np.int64).max, dtype=np.int64)
+    codes = slot_options[0] * 64 + slot_options[1] * 8 + slot_options[2]
+    groups, group_of = np.unique(codes, return_inverse=True)
+    for group_index, code in enumerate(groups.tolist()):
+        sizes = (code >> 6, (code >> 3) & 7, code & 7)
         rows = np.flatnonzero(group_of == group_index)
-        masks = suit_masks[rows]
-        for combo in itertools.product(*(range(int(n)) for n in sizes)):
-            removed = np.zeros_like(masks)
+        masks = packed[rows]
+        for combo in itertools.product(*(range(n) for n in sizes)):
+            removed = np.zeros(len(rows), dtype=np.uint64)
             for slot, option in enumerate(combo):
-                laid = _REMOVALS[slot_suits[rows, slot], option]
-                rank_bit = np.left_shift(1, slot_rank[rows, slot])
-                for suit in range(4):
-                    removed[:, suit] |= np.where(laid >> suit & 1, rank_bit, 0)
-            cost = deadwood_table[masks & ~removed].sum(axis=1)
-            best[rows] = np.minimum(best[rows], cost)
+                laid = _SUIT_SPREAD[_REMOVALS[slot_suits[slot][rows], option]]
+                removed |= laid << slot_rank[slot][rows]
+            best[rows] = np.minimum(best[rows], _runs_deadwood(masks & ~removed))
     return best
 
 
@@ -395,30 +457,30 @@ def evaluate_tonk_batch(
 
     ``hands`` is (N, hand_size) card ids padded with 255. A batch carries no table
     spreads, so deadwood is from the hand alone and ``hit_runs_only`` changes nothing;
-    ``tables`` is unused. Per hand: 4 per-suit 13-bit masks, one lookup each in
-    ``suit_deadwood_table``; hands holding a rank 3 or 4 times also try every set choice,
-    grouped by the number of choices so each group is one numpy pass per combination.
+    ``tables`` is unused. Per hand, one column at a time: summed per-card keys give the 4
+    suit masks (one lookup each in ``suit_deadwood_table``), the points and the 13 rank
+    counts; only hands holding a rank 3 or 4 times also try every set choice, grouped by
+    the number of choices so each group is one numpy pass per combination.
     """
     del tables, options
-    hands = np.asarray(hands, dtype=np.uint8)
-    count = hands.shape[0]
-    valid = hands != EMPTY
-    ranks = np.where(valid, hands >> 2, 0).astype(np.int64)
-    suits = (hands & 3).astype(np.int64)
-    bits = np.where(valid, np.left_shift(1, ranks), 0)
-    suit_masks = np.zeros((count, 4), dtype=np.int64)
-    for suit in range(4):
-        suit_masks[:, suit] = np.where(suits == suit, bits, 0).sum(axis=1)
-    points = np.where(valid, np.asarray(CARD_POINTS, dtype=np.int64)[ranks], 0).sum(axis=1)
-    deadwood = _suit_deadwood_array()[suit_masks].sum(axis=1)
-    rank_suits = sum(
-        ((suit_masks[:, suit, None] >> np.arange(13)) & 1) << suit for suit in range(4)
-    )
-    rank_suits = np.asarray(rank_suits, dtype=np.int64).reshape(count, 13)
-    has_set = (_POPCOUNT4[rank_suits] >= 3).any(axis=1)
-    rows = np.flatnonzero(has_set)
+    columns = np.ascontiguousarray(np.asarray(hands, dtype=np.uint8).T)
+    count = columns.shape[1]
+    if columns.shape[0] == 0:
+        zeros = np.zeros(count, dtype=np.int64)
+        return BatchResult(
+            strength=np.full(count, STRENGTH_BASE, dtype=np.uint64),
+            low_strength=zeros.astype(np.uint64), value=zeros,
+            instant_win=np.zeros(count, dtype=np.bool_),
+        )
+    packed = _column_sum(_SUIT_KEYS, columns)
+    deadwood = _runs_deadwood(packed)
+    points = _column_sum(_POINT_KEYS, columns)
+    rank_counts = _column_sum(_RANK_COUNT_KEYS, columns)
+    three_or_more = (rank_counts >> np.uint64(2)) | ((rank_counts >> np.uint64(1)) & rank_counts)
+    set_ranks = three_or_more & _FIELD_LOW_BITS
+    rows = np.flatnonzero(set_ranks)
     if rows.size:
-        deadwood[rows] = _batch_with_sets(suit_masks[rows], rank_suits[rows])
+        deadwood[rows] = _batch_with_sets(packed[rows], set_ranks[rows])
     return BatchResult(
         strength=(STRENGTH_BASE - points).astype(np.uint64),
         low_strength=np.zeros(count, dtype=np.uint64),

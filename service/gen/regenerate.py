@@ -20,8 +20,9 @@ from grpc_tools import protoc
 ROOT = Path(__file__).resolve().parents[2]
 PROTOS = ROOT / "protos"
 OUT = Path(__file__).resolve().parent
-PROTO_FILES = ("handeval/v1/handeval.proto",)
-_IMPORT = re.compile(r"^from handeval\.v1 import", re.MULTILINE)
+PROTO_FILES = ("handeval/v1/handeval.proto", "handeval/bench/v1/bench.proto")
+"""Every proto we generate code for; the bench service is registered only by benchmarks."""
+_IMPORT = re.compile(r"^from (handeval(?:\.\w+)*) import", re.MULTILINE)
 
 
 def _include_dirs() -> list[str]:
@@ -40,7 +41,7 @@ def generate(out_dir: Path) -> dict[str, str]:
         raise RuntimeError("protoc failed")
     files: dict[str, str] = {}
     for path in sorted(out_dir.rglob("*.py*")):
-        text = _IMPORT.sub("from service.gen.handeval.v1 import", path.read_text())
+        text = _IMPORT.sub(r"from service.gen.\1 import", path.read_text())
         files[str(path.relative_to(out_dir))] = text
     return files
 
@@ -55,8 +56,9 @@ def main() -> int:
         target = OUT / rel
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)
-        for package in (target.parent, target.parent.parent):
-            (package / "__init__.py").touch()
+        for package in target.relative_to(OUT).parents:
+            if package != Path("."):
+                (OUT / package / "__init__.py").touch()
         print(f"wrote {target.relative_to(ROOT)}")
     return 0
 

@@ -1,0 +1,46 @@
+# handeval: gRPC on 50051, Prometheus /metrics on 9464.
+# Build:  docker build -t handeval:0.1.0 .
+# Run:    docker run --rm --read-only --tmpfs /tmp -p 50051:50051 -p 9464:9464 handeval:0.1.0
+# tests/test_dockerfile.py replays the build stage's COPY/RUN steps and the runtime ENV,
+# ENTRYPOINT and HEALTHCHECK in a fresh venv, so keep each step runnable outside Docker.
+
+FROM python:3.11.13-slim-bookworm AS build
+WORKDIR /src
+COPY pyproject.toml README.md ./
+COPY protos/ protos/
+COPY evaluators/ evaluators/
+COPY service/ service/
+RUN python -m venv /opt/venv
+ENV PATH=/opt/venv/bin:$PATH
+# Dependencies come from the project's own metadata (pyproject.toml), nothing else; pip
+# also byte-compiles everything, so the read-only runtime never writes .pyc files.
+# The lookup tables build in about 0.4 s, under the point where a file cache pays (see
+# evaluators/tables/poker_tables.py), so each process builds them at start; building them
+# here once fails the image build if they cannot be built on the image's numpy.
+RUN pip install --no-cache-dir . \
+ && python -c "from evaluators.tables import table_info; table_info()"
+
+FROM python:3.11.13-slim-bookworm AS runtime
+RUN groupadd --system --gid 10001 handeval \
+ && useradd --system --no-log-init --uid 10001 --gid handeval \
+      --home-dir /nonexistent --shell /usr/sbin/nologin handeval \
+ && install -d -o 10001 -g 10001 -m 0750 /tmp/metrics
+COPY --from=build /opt/venv /opt/venv
+# The root filesystem can be read-only: the only writable path the service needs is
+# PROMETHEUS_MULTIPROC_DIR (under /tmp; mount a tmpfs/emptyDir there).
+ENV PATH=/opt/venv/bin:$PATH \
+    PYTHONUNBUFFERED=1 \
+    PYTHONDONTWRITEBYTECODE=1 \
+    HANDEVAL_HOST=0.0.0.0 \
+    HANDEVAL_PORT=50051 \
+    HANDEVAL_METRICS_PORT=9464 \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/metrics
+USER 10001:10001
+WORKDIR /tmp
+EXPOSE 50051 9464
+# Healthy = the readiness service answers SERVING (tables loaded, not draining). With TLS
+# on, set HANDEVAL_HEALTH_PORT: the check then uses that plaintext port.
+HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
+  CMD ["python", "-c", "import os, sys, grpc; from grpc_health.v1 import health_pb2 as h, health_pb2_grpc as g; port = os.environ.get('HANDEVAL_HEALTH_PORT') or os.environ.get('HANDEVAL_PORT', '50051'); stub = g.HealthStub(grpc.insecure_channel('127.0.0.1:' + port)); reply = stub.Check(h.HealthCheckRequest(service='handeval.v1.HandEvaluator'), timeout=2); sys.exit(reply.status != h.HealthCheckResponse.SERVING)"]
+# Exec form: the server is PID 1 and receives SIGTERM itself (it drains, then exits 0).
+ENTRYPOINT ["handeval", "serve"]

@@ -1,0 +1,77 @@
+"""The benchmark-only gRPC service (``handeval.bench.v1.Bench``) and a server that carries it.
+
+``Noop`` and ``Echo`` are the ceilings the real RPCs are measured against: ``Noop`` is the
+cheapest unary call the same server can answer, ``Echo`` returns the bytes it got (the
+transport's cost for an EvaluateBatch payload). Never registered by ``handeval serve``.
+
+Run ``python -m benchmarks.bench_service [serve flags]``: the real server from
+``service.server.build_server`` plus this service, tables warmed, health SERVING; it prints
+one JSON line ``{"event": "ready", "port": N}`` on stdout and serves until SIGTERM/SIGINT.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from types import FrameType
+
+import grpc
+
+from service.config import Settings, add_serve_arguments
+from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
+from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
+from service.serve import warm_up
+from service.server import build_server, mark_serving, new_health
+
+
+class BenchServicer(bench_grpc.BenchServicer):
+    """Stateless; does as little as a servicer can."""
+
+    def Noop(
+        self, request: bench_pb.NoopRequest, context: grpc.ServicerContext
+    ) -> bench_pb.NoopReply:
+        return bench_pb.NoopReply()
+
+    def Echo(
+        self, request: bench_pb.EchoRequest, context: grpc.ServicerContext
+    ) -> bench_pb.EchoReply:
+        return bench_pb.EchoReply(payload=request.payload)
+
+
+def add_bench_servicer(server: grpc.Server) -> None:
+    """Register ``Bench`` on a server that has not been started yet."""
+    bench_grpc.add_BenchServicer_to_server(BenchServicer(), server)  # type: ignore[no-untyped-call]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.bench_service",
+        description="handeval's server plus the benchmark-only Noop and Echo RPCs.",
+    )
+    add_serve_arguments(parser)
+    settings = Settings.from_args(parser.parse_args(argv))
+    stop = threading.Event()
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        stop.set()
+
+    for stop_signal in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(stop_signal, on_signal)
+    health = new_health()
+    server, port = build_server(settings, health)
+    add_bench_servicer(server)
+    server.start()
+    warm_up()
+    mark_serving(health)
+    print(json.dumps({"event": "ready", "port": port}), flush=True)
+    while not stop.wait(0.1):
+        pass
+    server.stop(1.0).wait()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,326 @@
+"""The gRPC section: the real server on loopback against its own ceilings.
+
+The server is a child process (``python -m benchmarks.bench_service``: ``build_server``
+plus the benchmark-only ``Bench`` service), so it has its own interpreter and GIL and the
+client (this process) is not competing for it. Several client threads, each with its own
+channel and connection, keep calls in flight so that the server is the bottleneck as far
+as a 2-core machine allows (client and server share those cores: rates are a floor).
+
+Measured, each for a fixed time after a short warm-up: unary ``Evaluate`` next to
+``Noop``; ``EvaluateStream`` messages; ``EvaluateBatch`` at 10,000 and 100,000 hands next
+to ``Echo`` of the same bytes; latency p50/p99 of the unary calls; and the start-up of
+``python -m service`` until health answers SERVING.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import grpc
+import numpy as np
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from benchmarks.hands import Deal
+from evaluators.cards import card_text
+from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
+from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+
+ROOT = Path(__file__).resolve().parents[1]
+MAX_MESSAGE = 64 * 1024 * 1024
+START_TIMEOUT = 60.0
+
+
+@dataclass
+class Measured:
+    """Calls completed in a timed window, and each call's latency."""
+
+    calls: int
+    seconds: float
+    latencies: list[float] = field(default_factory=list)
+
+    @property
+    def rate(self) -> float:
+        return self.calls / self.seconds if self.seconds else 0.0
+
+    def percentile_ms(self, q: float) -> float | None:
+        if not self.latencies:
+            return None
+        return float(np.percentile(np.asarray(self.latencies), q) * 1e3)
+
+
+def child_env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDEVAL_")}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONUNBUFFERED"] = "1"
+    return env
+
+
+class BenchServer:
+    """``python -m benchmarks.bench_service`` on 127.0.0.1, any free port; stop() ends it."""
+
+    def __init__(self, threads: int = 32) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "benchmarks.bench_service", "--host", "127.0.0.1",
+             "--port", "0", "--metrics-port", "0", "--threads", str(threads),
+             "--max-message-bytes", str(MAX_MESSAGE), "--log-level", "warning"],
+            cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, text=True,
+        )
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            raise RuntimeError(f"the bench server exited with {self.process.wait()}")
+        self.port = int(json.loads(line)["port"])
+        self.target = f"127.0.0.1:{self.port}"
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
+
+
+def new_channel(target: str) -> grpc.Channel:
+    """A channel with a connection of its own (no subchannel sharing between channels)."""
+    return grpc.insecure_channel(
+        target,
+        options=[
+            ("grpc.use_local_subchannel_pool", 1),
+            ("grpc.max_receive_message_length", MAX_MESSAGE),
+            ("grpc.max_send_message_length", MAX_MESSAGE),
+        ],
+    )
+
+
+Call = Callable[[], object]
+
+
+def hammer(
+    channels: Sequence[grpc.Channel],
+    make_call: Callable[[grpc.Channel], Call],
+    seconds: float,
+    warmup: float,
+) -> Measured:
+    """One thread per channel, each calling back to back; counts calls that end inside the
+    timed window (after ``warmup``) and their latencies."""
+    calls = [make_call(channel) for channel in channels]
+    start = time.perf_counter() + warmup
+    stop = start + seconds
+    latencies: list[list[float]] = [[] for _ in calls]
+
+    def worker(call: Call, mine: list[float]) -> None:
+        now = time.perf_counter()
+        while now < stop:
+            before = now
+            call()
+            now = time.perf_counter()
+            if before >= start and now <= stop:
+                mine.append(now - before)
+
+    threads = [
+        threading.Thread(target=worker, args=(call, mine), daemon=True)
+        for call, mine in zip(calls, latencies, strict=True)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    flat = [x for mine in latencies for x in mine]
+    return Measured(len(flat), seconds, flat)
+
+
+def stream_messages(
+    channels: Sequence[grpc.Channel], requests: Sequence[pb.EvaluateRequest], seconds: float,
+    warmup: float,
+) -> Measured:
+    """One bidi EvaluateStream per channel, fed as fast as flow control allows; counts the
+    replies received inside the timed window."""
+    start = time.perf_counter() + warmup
+    stop = start + seconds
+    counts = [0] * len(channels)
+
+    def feed() -> Iterator[pb.EvaluateRequest]:
+        index = 0
+        while time.perf_counter() < stop:
+            yield requests[index % len(requests)]
+            index += 1
+
+    def worker(position: int, channel: grpc.Channel) -> None:
+        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        for _ in stub.EvaluateStream(feed()):
+            now = time.perf_counter()
+            if start <= now <= stop:
+                counts[position] += 1
+
+    threads = [
+        threading.Thread(target=worker, args=(i, c), daemon=True) for i, c in enumerate(channels)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return Measured(sum(counts), seconds)
+
+
+def evaluate_requests(deal: Deal, count: int) -> list[pb.EvaluateRequest]:
+    """Poker high requests (card text, as a caller sends them) for the deal's first hands."""
+    return [
+        pb.EvaluateRequest(
+            game=pb.GAME_POKER_HIGH, hand=[card_text(c) for c in hand], request_id=str(i)
+        )
+        for i, (hand, _) in enumerate(deal.singles(count))
+    ]
+
+
+@dataclass(frozen=True)
+class GrpcResult:
+    name: str
+    rate: float
+    unit: str
+    p50_ms: float | None = None
+    p99_ms: float | None = None
+    note: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name, "rate": self.rate, "unit": self.unit, "p50_ms": self.p50_ms,
+            "p99_ms": self.p99_ms, "note": self.note,
+        }
+
+
+def run_grpc(
+    deal: Deal,
+    seconds: float,
+    batch_sizes: Sequence[int],
+    threads: int,
+    repeats: int,
+    progress: Callable[[str], None],
+) -> list[GrpcResult]:
+    """Every gRPC figure against one fresh bench server; each the median of ``repeats``."""
+    server = BenchServer()
+    results: list[GrpcResult] = []
+    try:
+        channels = [new_channel(server.target) for _ in range(threads)]
+        for channel in channels:
+            grpc.channel_ready_future(channel).result(timeout=START_TIMEOUT)
+        requests = evaluate_requests(deal, 1000)
+        noop_request = bench_pb.NoopRequest()
+
+        def evaluate_call(channel: grpc.Channel) -> Call:
+            method = pb_grpc.HandEvaluatorStub(channel).Evaluate  # type: ignore[no-untyped-call]
+            index = iter(range(1 << 62))
+            return lambda: method(requests[next(index) % len(requests)])
+
+        def noop_call(channel: grpc.Channel) -> Call:
+            method = bench_grpc.BenchStub(channel).Noop  # type: ignore[no-untyped-call]
+            return lambda: method(noop_request)
+
+        def median(measure: Callable[[], Measured]) -> Measured:
+            runs = sorted((measure() for _ in range(repeats)), key=lambda m: m.rate)
+            return runs[len(runs) // 2]
+
+        warm = min(0.5, seconds / 2)
+        unary: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
+            ("Noop (ceiling)", noop_call), ("Evaluate, 7-card poker", evaluate_call),
+        ]
+        for name, make in unary:
+            progress(f"grpc: {name}")
+            m = median(lambda make=make: hammer(channels, make, seconds, warm))  # type: ignore[misc]
+            results.append(GrpcResult(name, m.rate, "requests/s", m.percentile_ms(50),
+                                      m.percentile_ms(99), f"{threads} client threads"))
+        progress("grpc: EvaluateStream")
+        m = median(lambda: stream_messages(channels, requests, seconds, warm))
+        results.append(GrpcResult("EvaluateStream, 7-card poker", m.rate, "messages/s",
+                                   note=f"{threads} streams"))
+        for size in batch_sizes:
+            hands = deal.hands[:size]
+            payload = hands.tobytes()
+            batch_request = pb.EvaluateBatchRequest(
+                game=pb.GAME_POKER_HIGH, hands=payload, hand_size=hands.shape[1]
+            )
+            echo_request = bench_pb.EchoRequest(payload=payload)
+
+            def batch_call(channel: grpc.Channel, request: Any = batch_request) -> Call:
+                method = pb_grpc.HandEvaluatorStub(channel).EvaluateBatch  # type: ignore[no-untyped-call]
+                return lambda: method(request)
+
+            def echo_call(channel: grpc.Channel, request: Any = echo_request) -> Call:
+                method = bench_grpc.BenchStub(channel).Echo  # type: ignore[no-untyped-call]
+                return lambda: method(request)
+
+            pair: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
+                (f"Echo {size:,} hands' bytes (ceiling)", echo_call),
+                (f"EvaluateBatch {size:,} 7-card hands", batch_call),
+            ]
+            for name, make in pair:
+                progress(f"grpc: {name}")
+                m = median(
+                    lambda make=make: hammer(channels[:2], make, seconds, warm)  # type: ignore[misc]
+                )
+                results.append(GrpcResult(
+                    name, m.rate * size, "hands/s", m.percentile_ms(50), m.percentile_ms(99),
+                    f"2 client threads, {len(payload):,} bytes a request",
+                ))
+        for channel in channels:
+            channel.close()
+    finally:
+        server.stop()
+    return results
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def startup_seconds() -> float:
+    """Seconds from spawning ``python -m service serve`` to health answering SERVING."""
+    port = _free_port()
+    started = time.perf_counter()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--metrics-port", "0", "--log-level", "warning"],
+        cwd=ROOT, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    channel = grpc.insecure_channel(
+        f"127.0.0.1:{port}",
+        options=[("grpc.initial_reconnect_backoff_ms", 5), ("grpc.max_reconnect_backoff_ms", 10),
+                 ("grpc.min_reconnect_backoff_ms", 5)],
+    )
+    stub = health_pb2_grpc.HealthStub(channel)
+    try:
+        while time.perf_counter() - started < START_TIMEOUT:
+            if process.poll() is not None:
+                raise RuntimeError(f"python -m service exited with {process.returncode}")
+            try:
+                reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=0.25)
+                if reply.status == health_pb2.HealthCheckResponse.SERVING:
+                    return time.perf_counter() - started
+            except grpc.RpcError:
+                pass
+            time.sleep(0.005)
+        raise RuntimeError("python -m service did not report SERVING in time")
+    finally:
+        channel.close()
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()

@@ -1,0 +1,158 @@
+"""What metrics cost, and what a second worker buys: unary ``Evaluate`` requests per second.
+
+Three real servers (``python -m service``) run side by side on 127.0.0.1: one worker with
+metrics on, one worker with ``--no-metrics``, two workers with metrics on. Each round
+measures every server in turn for a fixed time, so drift (thermal, neighbours) touches all
+of them alike; the medians over the rounds are reported, with the on/off ratio (the issue
+asks for a cost under 5%: ratio >= 0.95).
+
+The load comes from client *processes* (spawned, each with its own GIL), each running
+threads with a channel (one TCP connection) apiece, calls back to back. Clients and servers
+share the machine's cores, so the rates are floors; on 2 cores the second worker competes
+with the clients for CPU.
+
+Run: ``.venv/bin/python -m benchmarks.metrics_overhead [--rounds 5] [--seconds 3]
+[--clients 2] [--threads 4]``. Nothing here is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from multiprocessing.synchronize import Event
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SERVERS = {
+    "metrics on, 1 worker": ("--workers", "1", "--metrics"),
+    "metrics off, 1 worker": ("--workers", "1", "--no-metrics"),
+    "metrics on, 2 workers": ("--workers", "2", "--metrics"),
+}
+
+
+def start_server(args: tuple[str, ...]) -> tuple[subprocess.Popen[str], int]:
+    """A server on 127.0.0.1 (any free ports), once every worker has logged ``ready``."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HANDEVAL_", "PROMETHEUS_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    process = subprocess.Popen(
+        [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", "0",
+         "--metrics-port", "0", "--log-level", "info", *args],
+        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    assert process.stderr is not None
+    workers = int(args[args.index("--workers") + 1])
+    ready: list[int] = []
+    deadline = time.monotonic() + 60
+    for line in process.stderr:
+        event: dict[str, Any] = json.loads(line)
+        if event.get("event") == "ready":
+            ready.append(int(event["port"]))
+        if len(ready) == workers or time.monotonic() > deadline:
+            break
+    if len(ready) < workers:
+        process.kill()
+        raise RuntimeError(f"server {args} did not start")
+    threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()
+    return process, ready[0]
+
+
+def client(target: str, threads: int, start: Event, seconds: float, out: Any) -> None:
+    """One load process: ``threads`` channels calling Evaluate for ``seconds`` after ``start``."""
+    import grpc
+
+    from service.gen.handeval.v1 import handeval_pb2 as pb
+    from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+
+    request = pb.EvaluateRequest(
+        game=pb.GAME_POKER_HIGH, hand=["Ah", "Kd"], table=["7c", "8d", "2s", "Jh", "3c"]
+    )
+    channels = [grpc.insecure_channel(target) for _ in range(threads)]
+    stubs = [pb_grpc.HandEvaluatorStub(c) for c in channels]  # type: ignore[no-untyped-call]
+    for stub in stubs:
+        stub.Evaluate(request, timeout=10)
+    counts = [0] * threads
+
+    def hammer(index: int, stop_at: float) -> None:
+        call = stubs[index].Evaluate
+        done = 0
+        while time.perf_counter() < stop_at:
+            call(request, timeout=10)
+            done += 1
+        counts[index] = done
+
+    start.wait()
+    began = time.perf_counter()
+    workers = [
+        threading.Thread(target=hammer, args=(i, began + seconds)) for i in range(threads)
+    ]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    out.put((sum(counts), time.perf_counter() - began))
+    for channel in channels:
+        channel.close()
+
+
+def measure(port: int, clients: int, threads: int, seconds: float) -> float:
+    """Requests per second over all client processes."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Event(), context.Queue()
+    processes = [
+        context.Process(target=client, args=(f"127.0.0.1:{port}", threads, start, seconds, out))
+        for _ in range(clients)
+    ]
+    for process in processes:
+        process.start()
+    time.sleep(1.5)  # the clients import grpc and connect before the clock starts
+    start.set()
+    results: list[tuple[int, float]] = [out.get(timeout=seconds + 60) for _ in processes]
+    for process in processes:
+        process.join()
+    return sum(calls for calls, _ in results) / max(elapsed for _, elapsed in results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--clients", type=int, default=2, help="client processes")
+    parser.add_argument("--threads", type=int, default=4, help="channels per client process")
+    options = parser.parse_args(argv)
+    servers = {name: start_server(args) for name, args in SERVERS.items()}
+    rates: dict[str, list[float]] = {name: [] for name in SERVERS}
+    try:
+        for round_ in range(options.rounds):
+            order = list(SERVERS) if round_ % 2 == 0 else list(reversed(SERVERS))
+            for name in order:
+                rate = measure(servers[name][1], options.clients, options.threads, options.seconds)
+                rates[name].append(rate)
+                print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s", flush=True)
+    finally:
+        for process, _ in servers.values():
+            process.terminate()
+            process.wait(30)
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    print(f"\nmedians of {options.rounds} rounds, {options.seconds:g} s each, "
+          f"{options.clients} client processes x {options.threads} channels, "
+          f"{os.cpu_count()} CPUs:")  # fmt: skip
+    for name, median in medians.items():
+        print(f"  {name}: {median:,.0f} req/s")
+    ratio = medians["metrics on, 1 worker"] / medians["metrics off, 1 worker"]
+    print(f"  metrics on/off ratio: {ratio:.3f} (cost {100 * (1 - ratio):.1f}%)")
+    two = medians["metrics on, 2 workers"] / medians["metrics on, 1 worker"]
+    print(f"  2 workers / 1 worker: {two:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,284 @@
+"""Packed batches: many hands of one game as card-id bytes in, one array per figure out.
+
+The contract (API.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
+hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
+byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
+bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to
+``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest. Then the
+game's own ``evaluate_batch`` runs on the narrowest layout (each row's padding moved to its
+end, all-padding columns dropped), or, where a game has none, a loop over ``evaluate`` with
+``headline`` as ``value``. Strength points up, as everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import DECK_SIZE, EMPTY, JOKER_1, JOKER_2, InvalidRequest, Violation
+from evaluators.inputs import Game, Options
+from evaluators.registry import GameRules
+from evaluators.results import BatchResult
+from evaluators.validation import rules_for
+
+MAX_LISTED = 10
+"""Bad indexes named one by one in an InvalidRequest; the rest are counted."""
+
+CHECK_EVERY = 256
+"""The loop fallback asks ``keep_going`` once per this many hands."""
+
+Matrix = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.bool_]
+
+
+class BatchTooLarge(Exception):
+    """More hands than the server allows in one batch (the service answers RESOURCE_EXHAUSTED)."""
+
+    def __init__(self, hands: int, limit: int) -> None:
+        self.hands = hands
+        self.limit = limit
+        super().__init__(
+            f"the batch has {hands} hands; this server takes at most {limit} per batch"
+        )
+
+
+class BatchCancelled(Exception):
+    """``keep_going`` said stop (the caller gave up or its deadline passed); nothing is returned."""
+
+
+def evaluate_batch(
+    game: Game | None,
+    hands: bytes,
+    hand_size: int,
+    tables: bytes,
+    table_size: int,
+    options: Options,
+    max_hands: int,
+    keep_going: Callable[[], bool] | None = None,
+) -> BatchResult:
+    """Check and score a packed batch; one result entry per hand, in order.
+
+    Raises ``BatchTooLarge`` over ``max_hands``, ``InvalidRequest`` for any bad hand or
+    shape, and ``BatchCancelled`` when ``keep_going()`` turns false during a slow loop.
+    """
+    rules = rules_for(game)
+    hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
+    _check(rules, hand_matrix, table_matrix)
+    count = hand_matrix.shape[0]
+    if count == 0:
+        return _empty_result(0)
+    if rules.evaluate_batch is not None:
+        result = rules.evaluate_batch(_packed(hand_matrix), _packed(table_matrix), options)
+    else:
+        result = loop_batch(rules, hand_matrix, table_matrix, options, keep_going)
+    if not all(len(a) == count for a in _arrays(result)):
+        raise RuntimeError(f"{rules.name} batch evaluator returned the wrong number of results")
+    return result
+
+
+def _shape(
+    hands: bytes, hand_size: int, tables: bytes, table_size: int, max_hands: int
+) -> tuple[Matrix, Matrix]:
+    """(N, hand_size) and (1 or N, table_size) views of the bytes, or the shape's problems."""
+    violations: list[Violation] = []
+    if hand_size == 0:
+        if hands:
+            violations.append(
+                Violation("hand_size", f"hand_size is 0 but hands has {len(hands)} bytes")
+            )
+        count = 0
+    else:
+        count = -(-len(hands) // hand_size)
+        if count > max_hands:
+            raise BatchTooLarge(count, max_hands)
+        if len(hands) % hand_size:
+            violations.append(
+                Violation(
+                    "hands",
+                    f"hands has {len(hands)} bytes, not a whole number of hands of "
+                    f"hand_size {hand_size} bytes",
+                )
+            )
+    if table_size == 0:
+        if tables:
+            violations.append(
+                Violation("table_size", f"table_size is 0 but tables has {len(tables)} bytes")
+            )
+    elif len(tables) not in (table_size, count * table_size):
+        violations.append(
+            Violation(
+                "tables",
+                f"tables has {len(tables)} bytes: expected {table_size} (one table for every "
+                f"hand) or {count * table_size} ({count} hands x table_size {table_size})",
+            )
+        )
+    if violations:
+        raise InvalidRequest(violations)
+    hand_matrix = np.frombuffer(hands, dtype=np.uint8).reshape(count, hand_size)
+    if table_size == 0:
+        return hand_matrix, np.zeros((1, 0), dtype=np.uint8)
+    return hand_matrix, np.frombuffer(tables, dtype=np.uint8).reshape(-1, table_size)
+
+
+def _packed(rows: Matrix) -> Matrix:
+    """The same cards in the same order, padding moved to the end of each row and columns
+    that only pad dropped: a game's ``evaluate_batch`` sees the narrowest layout."""
+    is_pad = rows == EMPTY
+    width = int((~is_pad).sum(axis=1).max(initial=0))
+    if not is_pad[:, :width].any():
+        return np.ascontiguousarray(rows[:, :width])
+    order = np.argsort(is_pad, axis=1, kind="stable")
+    return np.ascontiguousarray(np.take_along_axis(rows, order, axis=1)[:, :width])
+
+
+def _range_text(low: int, high: int) -> str:
+    return f"{low}" if low == high else f"{low}-{high}"
+
+
+Problem = tuple[Mask, Callable[[int], str]]
+"""Rows that have one kind of problem, and the sentence for one such row."""
+
+
+def _check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
+    """Every problem of every hand and table, vectorised; raise InvalidRequest if any."""
+    hand_count = (hands != EMPTY).sum(axis=1)
+    table_count = (tables != EMPTY).sum(axis=1)
+    together = hand_count + table_count
+    hand_sizes = _range_text(rules.hand_min, rules.hand_max)
+    table_sizes = _range_text(rules.table_min, rules.table_max)
+    both_sizes = _range_text(rules.cards_min, rules.cards_max)
+    hand_problems = _card_problems(rules, hands, "hand")
+    hand_problems += [
+        (
+            (hand_count < rules.hand_min) | (hand_count > rules.hand_max),
+            lambda i: f"the hand has {hand_count[i]} cards; {rules.name} takes {hand_sizes}",
+        ),
+        (
+            (together < rules.cards_min) | (together > rules.cards_max),
+            lambda i: f"hand and table together have {together[i]} cards; {rules.name} takes "
+            f"{both_sizes}",
+        ),
+        (
+            _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
+            lambda i: "a card appears twice in the hand and its table",
+        ),
+    ]
+    table_problems = _card_problems(rules, tables, "table")
+    table_problems.append(
+        (
+            (table_count < rules.table_min) | (table_count > rules.table_max),
+            lambda i: f"the table has {table_count[i]} cards; {rules.name} takes {table_sizes}",
+        )
+    )
+    if rules.distinct_table_ranks:
+        ranks = np.where(tables < DECK_SIZE, tables >> 2, EMPTY).astype(np.uint8)
+        table_problems.append(
+            (
+                _has_repeat(ranks),
+                lambda i: "the table pairs (two cards of one rank); the dealer replaces a "
+                "pairing card",
+            )
+        )
+    bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
+    bad_tables, tables_total = _first_bad(table_problems, "tables", MAX_LISTED - len(bad_hands))
+    violations = bad_hands + bad_tables
+    for field, total, listed in (
+        ("hands", hands_total, len(bad_hands)),
+        ("tables", tables_total, len(bad_tables)),
+    ):
+        if total > listed:
+            violations.append(
+                Violation(
+                    field,
+                    f"{total - listed} more {field} are invalid (only {MAX_LISTED} problems "
+                    "are listed)",
+                )
+            )
+    if violations:
+        raise InvalidRequest(violations)
+
+
+def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
+    not_a_card = (cards > JOKER_2) & (cards != EMPTY)
+    problems: list[Problem] = [
+        (
+            not_a_card.any(axis=1),
+            lambda i: f"the {what} has byte {cards[i][not_a_card[i]][0]}, which is not a "
+            f"card: ids are 0-51, 52-53 for jokers, {EMPTY} for an empty slot",
+        )
+    ]
+    if not rules.jokers:
+        jokers = (cards == JOKER_1) | (cards == JOKER_2)
+        problems.append((jokers.any(axis=1), lambda i: f"jokers are not used in {rules.name}"))
+    return problems
+
+
+def _per_hand(tables: Matrix, count: int) -> Matrix:
+    return np.broadcast_to(tables, (count, tables.shape[1])) if len(tables) == 1 else tables
+
+
+def _has_repeat(rows: Matrix) -> Mask:
+    """Rows where some value other than EMPTY occurs twice."""
+    if rows.shape[1] < 2:
+        return np.zeros(rows.shape[0], dtype=np.bool_)
+    ordered = np.sort(rows, axis=1)
+    same = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != EMPTY)
+    result: Mask = same.any(axis=1)
+    return result
+
+
+def _first_bad(problems: list[Problem], field: str, limit: int) -> tuple[list[Violation], int]:
+    """A Violation for each of the first ``limit`` bad rows (all its problems in one
+    sentence), and how many rows are bad in all."""
+    bad = np.zeros(len(problems[0][0]), dtype=np.bool_)
+    for mask, _ in problems:
+        bad |= mask
+    rows = np.flatnonzero(bad)
+    violations = [
+        Violation(
+            f"{field}[{index}]", "; ".join(say(index) for mask, say in problems if mask[index])
+        )
+        for index in rows[: max(limit, 0)].tolist()
+    ]
+    return violations, len(rows)
+
+
+def loop_batch(
+    rules: GameRules,
+    hands: Matrix,
+    tables: Matrix,
+    options: Options,
+    keep_going: Callable[[], bool] | None = None,
+) -> BatchResult:
+    """``evaluate`` per hand, ``headline`` as ``value``: the fallback for a game without
+    ``evaluate_batch``, and the reference a vectorised path must equal. Takes checked
+    matrices as ``evaluate_batch`` passes them (no table spreads in a batch)."""
+    count = len(hands)
+    result = _empty_result(count)
+    table_rows = [tuple(c for c in row if c != EMPTY) for row in tables.tolist()]
+    for index, row in enumerate(hands.tolist()):
+        if keep_going is not None and index % CHECK_EVERY == 0 and index and not keep_going():
+            raise BatchCancelled(f"stopped after {index} of {count} hands")
+        hand = tuple(c for c in row if c != EMPTY)
+        table = table_rows[index if len(table_rows) > 1 else 0]
+        evaluation = rules.evaluate(hand, table, (), options)
+        result.strength[index] = evaluation.strength
+        result.low_strength[index] = evaluation.low_strength
+        result.value[index] = rules.headline(evaluation)
+        result.instant_win[index] = evaluation.instant_win
+    return result
+
+
+def _empty_result(count: int) -> BatchResult:
+    return BatchResult(
+        strength=np.zeros(count, dtype=np.uint64),
+        low_strength=np.zeros(count, dtype=np.uint64),
+        value=np.zeros(count, dtype=np.int64),
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def _arrays(result: BatchResult) -> tuple[npt.NDArray[np.generic], ...]:
+    return (result.strength, result.low_strength, result.value, result.instant_win)

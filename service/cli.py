@@ -1,0 +1,346 @@
+"""The ``handeval`` command: serve, eval, showdown, games.
+
+``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
+the in-process core otherwise. Both paths build the same request message, answer with the
+same response message (the core's result goes through ``service.convert`` exactly as the
+server's does) and print it with ``service.render``, so their output is identical.
+
+Exit codes: 0 done; 1 the server failed or could not be reached; 2 the input was refused
+(one ``handeval: field: problem`` line per violation on stderr), as argparse uses for usage.
+Each subcommand is one ``add_*`` function registering its parser and its ``run``
+function; ``SUBCOMMANDS`` lists them (``handeval load`` plugs in the same way).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Protocol
+
+import grpc
+from google.protobuf import json_format
+from google.protobuf.message import Message
+
+from evaluators.cards import InvalidRequest
+from evaluators.inputs import Declaration, Game
+from service import render
+from service.client import (
+    HandevalClient,
+    HandevalError,
+    evaluate_request,
+    parse_declaration,
+    parse_ending,
+    parse_game,
+    showdown_request,
+    split_cards,
+)
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_INVALID = 2
+
+class Answerer(Protocol):
+    """Where answers come from: a server (``HandevalClient``) or the in-process core."""
+
+    def send_evaluate(self, request: pb.EvaluateRequest) -> pb.Evaluation: ...
+
+    def send_showdown(self, request: pb.ShowdownRequest) -> pb.ShowdownResponse: ...
+
+    def list_games(self) -> pb.ListGamesResponse: ...
+
+
+class InProcess:
+    """The core behind the same request and response messages as the server: requests
+    are read and checked by ``service.convert``, scored by ``evaluators.scoring``, and
+    converted back by ``service.convert``; refusals become HandevalError(INVALID_ARGUMENT)
+    with the violations the server would send. The core is imported on first use, so a
+    call to a server never loads it."""
+
+    def send_evaluate(self, request: pb.EvaluateRequest) -> pb.Evaluation:
+        from evaluators import scoring
+        from service import convert
+
+        with _refusals():
+            hand_request = convert.to_hand_request(request)
+        return convert.to_evaluation(
+            scoring.evaluate(hand_request), request.game, request.request_id
+        )
+
+    def send_showdown(self, request: pb.ShowdownRequest) -> pb.ShowdownResponse:
+        from evaluators import scoring
+        from service import convert
+
+        with _refusals():
+            core_request = convert.to_showdown_request(request)
+        return convert.to_showdown_response(
+            scoring.showdown(core_request), request.game, request.request_id
+        )
+
+    def list_games(self) -> pb.ListGamesResponse:
+        from evaluators.registry import GAMES
+        from service import convert
+
+        return convert.to_list_games(GAMES.values())
+
+
+@contextmanager
+def _refusals() -> Iterator[None]:
+    """The core's InvalidRequest as the HandevalError a server call would raise: through
+    the same ``google.rpc.Status`` (same message, same first 10 violations, same clipping)."""
+    from service import convert
+
+    try:
+        yield
+    except InvalidRequest as error:
+        raise HandevalError.from_status(convert.invalid_argument(error.violations)) from None
+
+
+def _connect(args: argparse.Namespace) -> tuple[Answerer, Callable[[], None]]:
+    """The answerer for ``--target`` (a client, closed afterwards) or the core."""
+    if not args.target:
+        return InProcess(), lambda: None
+    client = HandevalClient(args.target, timeout=args.timeout)
+    return client, client.close
+
+
+# --- argument types -----------------------------------------------------------------
+
+
+def _game_arg(text: str) -> Game:
+    try:
+        return parse_game(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _cards_arg(texts: Sequence[str]) -> list[str]:
+    return [card for text in texts for card in split_cards(text)]
+
+
+def _player_arg(text: str) -> tuple[str, str]:
+    player, sep, rest = text.partition(":")
+    if not sep or not player:
+        raise argparse.ArgumentTypeError(f"{text!r}: write player:value, e.g. alice:Ah,Kd,2c")
+    return player, rest
+
+
+def _declaration_arg(text: str) -> tuple[str, Declaration]:
+    player, value = _player_arg(text)
+    try:
+        return player, parse_declaration(value)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _ending_arg(text: str) -> str:
+    try:
+        parse_ending(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _targets_arg(text: str) -> list[str]:
+    return [t for t in text.split(",") if t]
+
+
+def _add_common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--target",
+        type=_targets_arg,
+        action="extend",
+        default=[],
+        metavar="HOST:PORT",
+        help="ask this server (repeat, or separate by commas, to spread calls over several); "
+        "without it the cards are scored in-process",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="deadline per call, seconds (default 10)"
+    )
+    parser.add_argument("--json", action="store_true", help="print the response message as JSON")
+
+
+def _add_cards_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--game", type=_game_arg, required=True, help="tonk, numbers, poker-high, ... (see games)"
+    )
+    parser.add_argument(
+        "--table", nargs="+", action="extend", default=[], metavar="CARD",
+        help="table cards in the order turned (after the hand, or comma-separated)",
+    )
+    parser.add_argument(
+        "--spread", action="append", default=[], metavar="CARDS",
+        help='Tonk: a spread already on the table, e.g. "5h 6h 7h" (repeat for more)',
+    )
+    parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
+    parser.add_argument(
+        "--hit-runs-only", action="store_true", help="Tonk: table sets may not be hit"
+    )
+
+
+def _options(args: argparse.Namespace) -> pb.Options:
+    return pb.Options(ace_low=args.ace_low, hit_runs_only=args.hit_runs_only)
+
+
+def _print(message: Message, text: str, as_json: bool) -> None:
+    print(json_format.MessageToJson(message) if as_json else text)
+
+
+# --- subcommands -------------------------------------------------------------------
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    from service.serve import run_serve
+
+    code: int = run_serve(args)
+    return code
+
+
+def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval serve [--port ...]``: the server, with ``service.config``'s flags."""
+    from service.config import add_serve_arguments
+
+    parser = subparsers.add_parser(
+        "serve", help="run the gRPC server",
+        description="Serve handeval.v1.HandEvaluator over gRPC. Every flag has a HANDEVAL_* "
+        "environment variable; the flag wins.",
+    )
+    add_serve_arguments(parser)
+    parser.set_defaults(run=_run_serve)
+
+
+def _run_eval(args: argparse.Namespace) -> int:
+    request = evaluate_request(
+        args.game,
+        _cards_arg(args.hand),
+        _cards_arg(args.table),
+        [_cards_arg([s]) for s in args.spread],
+        _options(args),
+    )
+    answerer, close = _connect(args)
+    try:
+        evaluation = answerer.send_evaluate(request)
+    finally:
+        close()
+    _print(evaluation, render.render_evaluation(request, evaluation), args.json)
+    return EXIT_OK
+
+
+def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval eval --game tonk 5h 6h 7h Kd 2c``: score one hand."""
+    parser = subparsers.add_parser(
+        "eval", help="score one hand",
+        description="Score one hand, e.g. handeval eval --game tonk 5h 6h 7h Kd 2c",
+    )
+    parser.add_argument("hand", nargs="+", metavar="CARD", help="the hand: Ah 10d X1 ...")
+    _add_cards_options(parser)
+    _add_common(parser)
+    parser.set_defaults(run=_run_eval)
+
+
+def _run_showdown(args: argparse.Namespace) -> int:
+    declarations = dict(args.declaration)
+    seats = [
+        (player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat
+    ]
+    request = showdown_request(
+        args.game,
+        seats,
+        _cards_arg(args.table),
+        [_cards_arg([s]) for s in args.spread],
+        _options(args),
+        ending=args.ending,
+        ender=args.ender,
+    )
+    answerer, close = _connect(args)
+    try:
+        response = answerer.send_showdown(request)
+    finally:
+        close()
+    _print(response, render.render_showdown(request, response), args.json)
+    return EXIT_OK
+
+
+def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval showdown --game numbers --table ... --seat alice:... --seat bob:...``."""
+    parser = subparsers.add_parser(
+        "showdown", help="who wins what share of the pot",
+        description="Resolve a showdown, e.g. handeval showdown --game numbers "
+        "--table 3c 9d Kh --seat alice:Ah,Kd,2c --seat bob:5s,5d,Qc",
+    )
+    _add_cards_options(parser)
+    parser.add_argument(
+        "--seat", type=_player_arg, action="append", default=[], required=True,
+        metavar="PLAYER:CARDS", help="a seat: alice:Ah,Kd,2c (repeat for every player)",
+    )
+    parser.add_argument(
+        "--declaration", type=_declaration_arg, action="append", default=[],
+        metavar="PLAYER:HIGH|LOW|BOTH", help="Flop-A: what a player declares",
+    )
+    parser.add_argument(
+        "--ending", type=_ending_arg, help="Tonk: how the game ended (tonk, out, drop, stock-out)"
+    )
+    parser.add_argument("--ender", default="", help="Tonk: who tonked, went out or dropped")
+    _add_common(parser)
+    parser.set_defaults(run=_run_showdown)
+
+
+def _run_games(args: argparse.Namespace) -> int:
+    answerer, close = _connect(args)
+    try:
+        response = answerer.list_games()
+    finally:
+        close()
+    _print(response, render.render_games(response), args.json)
+    return EXIT_OK
+
+
+def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval games``: every game with its sizes, pots and options."""
+    parser = subparsers.add_parser("games", help="list the games, their sizes and options")
+    _add_common(parser)
+    parser.set_defaults(run=_run_games)
+
+
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
+    add_serve,
+    add_eval,
+    add_showdown,
+    add_games,
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="handeval", description="Score card-game hands: serve, or ask from the command line."
+    )
+    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(subparsers)
+    return parser
+
+
+def _report(error: HandevalError) -> int:
+    if error.violations:
+        for field, description in error.violations:
+            print(f"handeval: {field}: {description}", file=sys.stderr)
+    else:
+        print(f"handeval: {error.code.name}: {error.message}", file=sys.stderr)
+    refused = (grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED)
+    return EXIT_INVALID if error.code in refused else EXIT_FAILED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``handeval`` console script; returns the exit code."""
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    try:
+        code: int = args.run(args)
+    except HandevalError as error:
+        return _report(error)
+    except ValueError as error:
+        print(f"handeval: {error}", file=sys.stderr)
+        return EXIT_INVALID
+    return code

@@ -1,0 +1,180 @@
+"""Server settings: each one a flag and an environment variable, the flag winning.
+
+``--max-batch-hands`` is ``HANDEVAL_MAX_BATCH_HANDS``, and so on for every field of
+``Settings``. Values are read as text and checked here, so any bad value, from a flag or
+from the environment, is a ``SettingError`` with one sentence naming both spellings.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import math
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from service.logs import LEVELS
+
+ENV_PREFIX = "HANDEVAL_"
+
+
+class SettingError(ValueError):
+    """A setting the server cannot start with; the message is the one line to show."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How one server runs. Defaults suit a container: listen on every interface."""
+
+    host: str = "0.0.0.0"
+    """Interface to listen on; a wildcard (``0.0.0.0`` or ``::``) listens on IPv4 and IPv6."""
+    port: int = 50051
+    """gRPC port; 0 picks a free one (the ``ready`` log line reports it)."""
+    metrics_port: int = 9464
+    """Prometheus ``/metrics`` HTTP port; 0 turns metrics off."""
+    workers: int = 1
+    """Server processes sharing the port."""
+    threads: int = 32
+    """Threads serving RPCs in one process; an open stream holds one for its life."""
+    max_batch_hands: int = 100_000
+    """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
+    max_message_bytes: int = 4 * 1024 * 1024
+    """Largest request or reply (gRPC's own default); 100,000 7-card hands fit in both."""
+    grace_seconds: float = 10.0
+    """On SIGTERM/SIGINT, how long in-flight calls may take before they are cancelled."""
+    log_level: str = "info"
+    reflection: bool = True
+    """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
+
+    def address(self) -> str:
+        """``host:port`` as gRPC wants it (IPv6 hosts bracketed)."""
+        host = self.host
+        if ":" in host and not host.startswith("["):
+            host = f"[{host}]"
+        return f"{host}:{self.port}"
+
+    @classmethod
+    def from_args(
+        cls, args: argparse.Namespace, environ: Mapping[str, str] | None = None
+    ) -> Settings:
+        """Flags from ``add_serve_arguments`` over ``HANDEVAL_*`` variables over defaults."""
+        env = os.environ if environ is None else environ
+        values: dict[str, Any] = {}
+        for field in dataclasses.fields(cls):
+            flag_value = getattr(args, field.name, None)
+            env_name = ENV_PREFIX + field.name.upper()
+            raw = flag_value if flag_value is not None else env.get(env_name)
+            if raw is None or raw == "":
+                continue
+            if isinstance(raw, bool):
+                values[field.name] = raw
+                continue
+            try:
+                values[field.name] = _PARSERS[field.name](str(raw))
+            except ValueError as error:
+                raise SettingError(
+                    f"bad setting {_flag(field.name)} / {env_name}: {raw!r}: {error}"
+                ) from None
+        settings = cls(**values)
+        settings.check()
+        return settings
+
+    def check(self) -> None:
+        """Settings that are fine one by one but not together."""
+        if self.port and self.metrics_port == self.port:
+            raise SettingError(
+                f"bad setting --metrics-port: {self.metrics_port} is also the gRPC --port"
+            )
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text.strip())
+        except ValueError:
+            raise ValueError("not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise ValueError(f"must be {low} or more" if high is None else f"must be {low}-{high}")
+        return value
+
+    return parse
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError("not a number of seconds") from None
+    if not math.isfinite(value) or value < 0:
+        raise ValueError("must be 0 or more seconds")
+    return value
+
+
+def _host(text: str) -> str:
+    host = text.strip()
+    if not host or any(c.isspace() for c in host) or "/" in host:
+        raise ValueError("not a host name or address")
+    return host
+
+
+def _level(text: str) -> str:
+    level = text.strip().lower()
+    if level not in LEVELS:
+        raise ValueError(f"must be one of {', '.join(LEVELS)}")
+    return level
+
+
+def _switch(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("must be true or false")
+
+
+_PARSERS: dict[str, Callable[[str], Any]] = {
+    "host": _host,
+    "port": _int_in(0, 65535),
+    "metrics_port": _int_in(0, 65535),
+    "workers": _int_in(1),
+    "threads": _int_in(1, 10_000),
+    "max_batch_hands": _int_in(1),
+    "max_message_bytes": _int_in(64 * 1024, 2**31 - 1),
+    "grace_seconds": _seconds,
+    "log_level": _level,
+    "reflection": _switch,
+}
+
+_HELP = {
+    "host": "interface to listen on",
+    "port": "gRPC port (0: any free port)",
+    "metrics_port": "Prometheus /metrics port (0: off)",
+    "workers": "server processes sharing the port",
+    "threads": "RPC threads per process",
+    "max_batch_hands": "most hands in one EvaluateBatch",
+    "max_message_bytes": "largest request or reply in bytes",
+    "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
+    "log_level": "one of " + ", ".join(LEVELS),
+    "reflection": "serve gRPC reflection",
+}
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add a flag per setting; absent flags stay None so the environment can fill them."""
+    defaults = Settings()
+    for field in dataclasses.fields(Settings):
+        env_name = ENV_PREFIX + field.name.upper()
+        text = f"{_HELP[field.name]} (env {env_name}; default {getattr(defaults, field.name)})"
+        if field.type in (bool, "bool"):
+            parser.add_argument(
+                _flag(field.name), action=argparse.BooleanOptionalAction, default=None, help=text
+            )
+        else:
+            parser.add_argument(_flag(field.name), default=None, metavar="VALUE", help=text)

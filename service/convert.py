@@ -1,0 +1,329 @@
+"""Wire <-> core: protobuf messages to parsed requests, core results to protobuf replies.
+
+Enums convert by name (proto ``GAME_TONK`` <-> ``Game.TONK``, ``POKER_CATEGORY_FLUSH`` <->
+``PokerCategory.FLUSH``); results convert by the type of their detail, never by game.
+Violations become a ``google.rpc.Status`` carrying ``google.rpc.BadRequest`` field
+violations, kept small enough for gRPC's trailing-metadata limit (8 KiB by default).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from google.protobuf import any_pb2
+from google.protobuf.message import Message
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from evaluators.cards import Violation, card_text
+from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
+from evaluators.registry import GameRules
+from evaluators.results import (
+    BatchResult,
+    BlackjackDetail,
+    DealBonus,
+    Detail,
+    DotsDetail,
+    Evaluation,
+    HighCardDetail,
+    NotPokerCategory,
+    NotPokerDetail,
+    PointsDetail,
+    PokerCategory,
+    PokerDetail,
+    ShowdownOutcome,
+    TonkDetail,
+)
+from evaluators.validation import SeatText, read_hand, read_showdown
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+MAX_VIOLATIONS = 10
+"""Violations with an index sent to a caller (see ``cap``)."""
+MAX_TEXT = 200
+"""Longest field path or description sent back: a caller's text is echoed in messages."""
+
+E = TypeVar("E", bound=enum.Enum)
+
+
+class _EnumMap:
+    """One core enum <-> one proto enum, member by member through the proto's prefix."""
+
+    def __init__(self, core: type[enum.Enum], proto: Any, prefix: str) -> None:
+        self.to_proto: dict[enum.Enum, Any] = {m: proto.Value(prefix + m.name) for m in core}
+        self.to_core: dict[Any, enum.Enum] = {v: m for m, v in self.to_proto.items()}
+
+
+_GAME = _EnumMap(Game, pb.Game, "GAME_")
+_DECLARATION = _EnumMap(Declaration, pb.Declaration, "DECLARATION_")
+_ENDING = _EnumMap(TonkEnding, pb.TonkEnding, "TONK_ENDING_")
+_POKER_CATEGORY = _EnumMap(PokerCategory, pb.PokerCategory, "POKER_CATEGORY_")
+_NOT_POKER_CATEGORY = _EnumMap(NotPokerCategory, pb.NotPokerCategory, "NOT_POKER_CATEGORY_")
+_DEAL_BONUS = _EnumMap(DealBonus, pb.DealBonus, "DEAL_BONUS_")
+ENUM_MAPS: Mapping[type[enum.Enum], _EnumMap] = {
+    Game: _GAME,
+    Declaration: _DECLARATION,
+    TonkEnding: _ENDING,
+    PokerCategory: _POKER_CATEGORY,
+    NotPokerCategory: _NOT_POKER_CATEGORY,
+    DealBonus: _DEAL_BONUS,
+}
+"""Every enum the wire carries; a test holds each map a bijection onto the proto's values."""
+
+
+def _core(mapping: _EnumMap, value: int, kind: type[E]) -> E | None:
+    member = mapping.to_core.get(value)
+    return member if isinstance(member, kind) else None
+
+
+def to_game(value: int) -> Game | None:
+    """The core game of a wire value; None for UNSPECIFIED or a number this server lacks."""
+    return _core(_GAME, value, Game)
+
+
+def game_value(game: Game) -> pb.Game:
+    value: pb.Game = _GAME.to_proto[game]
+    return value
+
+
+def to_options(options: pb.Options) -> Options:
+    return Options(ace_low=options.ace_low, hit_runs_only=options.hit_runs_only)
+
+
+def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
+    return [list(s.cards) for s in spreads]
+
+
+def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
+    """Parse and check one hand (raises InvalidRequest listing every problem)."""
+    return read_hand(
+        to_game(request.game),
+        list(request.hand),
+        list(request.table),
+        _spreads(request.table_spreads),
+        to_options(request.options),
+    )
+
+
+def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
+    """Parse and check a showdown (raises InvalidRequest listing every problem).
+
+    An unknown declaration or ending number reads as a missing one.
+    """
+    seats: list[SeatText] = [
+        (s.player, list(s.hand), _core(_DECLARATION, s.declaration, Declaration))
+        for s in request.seats
+    ]
+    return read_showdown(
+        to_game(request.game),
+        seats,
+        list(request.table),
+        _spreads(request.table_spreads),
+        to_options(request.options),
+        _core(_ENDING, request.ending, TonkEnding),
+        request.ender,
+    )
+
+
+def _cards(cards: Iterable[int]) -> list[str]:
+    return [card_text(c) for c in cards]
+
+
+def _poker(detail: PokerDetail) -> pb.PokerDetail:
+    return pb.PokerDetail(
+        category=_POKER_CATEGORY.to_proto[detail.category],
+        rank_class=detail.rank_class,
+        best_five=_cards(detail.best_five),
+    )
+
+
+def _tonk(detail: TonkDetail) -> pb.TonkDetail:
+    return pb.TonkDetail(
+        points=detail.points,
+        deadwood=detail.deadwood,
+        spreads=[pb.Spread(cards=_cards(s)) for s in detail.spreads],
+        hits=[pb.Hit(card=card_text(h.card), spread_index=h.spread_index) for h in detail.hits],
+        deadwood_cards=_cards(detail.deadwood_cards),
+        tonk=detail.tonk,
+        deal_bonus=_DEAL_BONUS.to_proto[detail.deal_bonus],
+    )
+
+
+_DETAILS: Mapping[type[Any], tuple[str, Callable[[Any], Message]]] = {
+    PointsDetail: (
+        "points",
+        lambda d: pb.PointsDetail(high_total=d.high_total, low_total=d.low_total),
+    ),
+    BlackjackDetail: (
+        "blackjack",
+        lambda d: pb.BlackjackDetail(total=d.total, soft=d.soft, bust=d.bust),
+    ),
+    HighCardDetail: (
+        "high_card",
+        lambda d: pb.HighCardDetail(survived=d.survived, ascending=_cards(d.ascending)),
+    ),
+    DotsDetail: ("dots", lambda d: pb.DotsDetail(dots=d.dots, poker=_poker(d.poker))),
+    PokerDetail: ("poker", _poker),
+    NotPokerDetail: (
+        "not_poker",
+        lambda d: pb.NotPokerDetail(
+            category=_NOT_POKER_CATEGORY.to_proto[d.category],
+            groups=list(d.groups),
+            jokers_as=list(d.jokers_as),
+        ),
+    ),
+    TonkDetail: ("tonk", _tonk),
+}
+"""Detail type -> (the ``oneof detail`` field, its converter)."""
+
+
+def _detail_field(detail: Detail) -> tuple[str, Message]:
+    field, convert = _DETAILS[type(detail)]
+    return field, convert(detail)
+
+
+def to_evaluation(
+    evaluation: Evaluation, game: pb.Game, request_id: str = ""
+) -> pb.Evaluation:
+    """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them."""
+    field, detail = _detail_field(evaluation.detail)
+    reply = pb.Evaluation(
+        request_id=request_id,
+        game=game,
+        strength=evaluation.strength,
+        low_strength=evaluation.low_strength,
+        instant_win=evaluation.instant_win,
+        out_after=evaluation.out_after,
+        kept=_cards(evaluation.kept),
+        discarded=_cards(evaluation.discarded),
+        description=evaluation.description,
+    )
+    getattr(reply, field).CopyFrom(detail)
+    return reply
+
+
+def to_showdown_response(
+    outcome: ShowdownOutcome, game: pb.Game, request_id: str = ""
+) -> pb.ShowdownResponse:
+    return pb.ShowdownResponse(
+        results=[
+            pb.SeatResult(player=player, evaluation=to_evaluation(evaluation, game))
+            for player, evaluation in outcome.results
+        ],
+        awards=[
+            pb.Award(
+                player=a.player,
+                pot=a.pot,
+                numerator=a.share.numerator,
+                denominator=a.share.denominator,
+            )
+            for a in outcome.awards
+        ],
+        redeal=outcome.redeal,
+        payouts=[pb.Payout(player=p.player, stakes=p.stakes) for p in outcome.payouts],
+        explanation=outcome.explanation,
+        request_id=request_id,
+    )
+
+
+def to_batch_response(result: BatchResult) -> pb.EvaluateBatchResponse:
+    return pb.EvaluateBatchResponse(
+        strength=result.strength.tolist(),
+        low_strength=result.low_strength.tolist(),
+        value=result.value.tolist(),
+        instant_win=result.instant_win.tolist(),
+    )
+
+
+def to_game_info(rules: GameRules) -> pb.GameInfo:
+    return pb.GameInfo(
+        game=game_value(rules.game),
+        name=rules.name,
+        number=rules.number,
+        hand_min=rules.hand_min,
+        hand_max=rules.hand_max,
+        table_min=rules.table_min,
+        table_max=rules.table_max,
+        jokers=rules.jokers,
+        pots=list(rules.pots),
+        options=list(rules.options),
+        summary=rules.summary,
+    )
+
+
+def to_list_games(games: Iterable[GameRules]) -> pb.ListGamesResponse:
+    return pb.ListGamesResponse(games=[to_game_info(rules) for rules in games])
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def cap(violations: Sequence[Violation]) -> list[Violation]:
+    """At most MAX_VIOLATIONS violations with an index (``hand[2]``), then one per field
+    counting the rest; violations of a whole field (``hand``, ``ending``) all stay, being
+    few. A batch's list (10 indexes and its own counts) passes unchanged."""
+    kept: list[Violation] = []
+    rest: dict[str, int] = {}
+    indexed = 0
+    for violation in violations:
+        if "[" not in violation.field:
+            kept.append(violation)
+        elif indexed < MAX_VIOLATIONS:
+            kept.append(violation)
+            indexed += 1
+        else:
+            root = violation.field.split("[", 1)[0]
+            rest[root] = rest.get(root, 0) + 1
+    kept += [
+        Violation(root, f"{count} more problems in {root} are not listed")
+        for root, count in rest.items()
+    ]
+    return kept
+
+
+def status(code: int, message: str, violations: Sequence[Violation] = ()) -> status_pb2.Status:
+    """A ``google.rpc.Status``; with violations, a BadRequest detail lists them (``cap``ped,
+    field paths like ``hand[2]``) and the message names the first and counts the others."""
+    reply = status_pb2.Status(code=code, message=_clip(message))
+    if violations:
+        shown = cap(violations)
+        detail = any_pb2.Any()
+        detail.Pack(
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(
+                        field=_clip(v.field), description=_clip(v.message)
+                    )
+                    for v in shown
+                ]
+            )
+        )
+        reply.details.append(detail)
+        reply.message = _clip(_summary(message, violations))
+    return reply
+
+
+def _summary(message: str, violations: Sequence[Violation]) -> str:
+    first = violations[0]
+    text = f"{message}: {first.field}: {first.message}"
+    if len(violations) > 1:
+        more = len(violations) - 1
+        text += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return text
+
+
+def invalid_argument(violations: Sequence[Violation]) -> status_pb2.Status:
+    return status(code_pb2.INVALID_ARGUMENT, "invalid request", violations)
+
+
+def request_shape(request: Message) -> dict[str, int]:
+    """What a log may say about a request: enum values, sizes and counts, never cards or ids."""
+    shape: dict[str, int] = {}
+    for field in request.DESCRIPTOR.fields:
+        value = getattr(request, field.name)
+        if field.is_repeated or field.type == field.TYPE_BYTES:
+            shape[f"{field.name}_len"] = len(value)
+        elif field.type in (field.TYPE_ENUM, field.TYPE_UINT32, field.TYPE_UINT64):
+            shape[field.name] = int(value)
+    return shape

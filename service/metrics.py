@@ -1,0 +1,369 @@
+"""Prometheus metrics: gRPC server metrics as go-grpc-prometheus names them, and our own.
+
+gRPC (``MetricsInterceptor``), names, labels and values as go-grpc-prometheus, so the
+ecosystem's dashboards work unchanged: ``grpc_server_started_total``,
+``grpc_server_handled_total`` (``grpc_code`` as Go spells it: ``OK``, ``InvalidArgument``,
+``Canceled``), ``grpc_server_msg_received_total``, ``grpc_server_msg_sent_total`` (streams
+count each message) and the ``grpc_server_handling_seconds`` histogram (no code label).
+The evaluator's methods start at zero with code OK, so rates exist before the first call.
+
+The service's own, ``handeval_*``: hands evaluated, evaluation errors (by game and reason),
+batch size and evaluation time (by game), table build time, build info, worker restarts and
+live workers. ``game`` is the proto enum name without ``GAME_``, lower case; never cards.
+
+prometheus_client picks its value store when it is first imported: in memory, or files in
+``PROMETHEUS_MULTIPROC_DIR`` (several worker processes). So this module imports it only
+in ``instruments()``/``serve_metrics()``, once the launcher has settled that variable.
+With metrics off, ``instruments()`` is never called and the ``record_*`` calls do nothing.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import grpc
+
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+if TYPE_CHECKING:
+    from wsgiref.simple_server import WSGIServer
+
+    from prometheus_client import Counter
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+EVALUATOR = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
+
+GO_CODES: dict[grpc.StatusCode, str] = {
+    code: "".join(word.capitalize() for word in code.name.split("_")) for code in grpc.StatusCode
+} | {grpc.StatusCode.OK: "OK", grpc.StatusCode.CANCELLED: "Canceled"}
+"""Each status code as Go's ``codes.Code.String()`` spells it."""
+
+GAMES: dict[int, str] = {
+    value.number: value.name.removeprefix("GAME_").lower()
+    for value in pb.DESCRIPTOR.enum_types_by_name["Game"].values
+}
+"""The ``game`` label of each Game enum number; any other number is ``unknown``."""
+
+_GRPC = ("grpc_type", "grpc_service", "grpc_method")
+_LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
+"""Go's DefBuckets (0.005 s up) plus three below: a single hand takes well under 5 ms."""
+_EVALUATION_BUCKETS = (
+    1e-5,
+    2.5e-5,
+    5e-5,
+    1e-4,
+    2.5e-4,
+    5e-4,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1,
+    2.5,
+)
+_BATCH_BUCKETS = (1, 10, 50, 100, 500, 1000, 5000, 10_000, 50_000, 100_000)
+
+
+def grpc_type(request_streaming: bool, response_streaming: bool) -> str:
+    """go-grpc-prometheus's ``grpc_type`` of a method."""
+    if request_streaming:
+        return "bidi_stream" if response_streaming else "client_stream"
+    return "server_stream" if response_streaming else "unary"
+
+
+class MethodMetrics:
+    """The labelled series of one method, looked up once rather than on every call."""
+
+    def __init__(self, instruments: Instruments, kind: str, full_method: str) -> None:
+        self.labels = (kind, *full_method.lstrip("/").rsplit("/", 1))
+        self._handled_family = instruments.handled
+        self.started = instruments.started.labels(*self.labels)
+        self.received = instruments.received.labels(*self.labels)
+        self.sent = instruments.sent.labels(*self.labels)
+        self.handling = instruments.handling.labels(*self.labels)
+        self.handled = {"OK": self._handled_family.labels(*self.labels, "OK")}
+
+    def finish(self, code: str, started: float) -> None:
+        self.handling.observe(time.perf_counter() - started)
+        child = self.handled.get(code)
+        if child is None:
+            child = self.handled[code] = self._handled_family.labels(*self.labels, code)
+        child.inc()
+
+
+class Instruments:
+    """Every metric of one process. Build it through ``instruments()`` (once per process)."""
+
+    def __init__(self, registry: Any = None) -> None:
+        from prometheus_client import Counter, Gauge, Histogram
+
+        counter = functools.partial(Counter, registry=registry)
+        gauge = functools.partial(Gauge, registry=registry, multiprocess_mode="max")
+        histogram = functools.partial(Histogram, registry=registry)
+        self.started = counter(
+            "grpc_server_started_total", "Total number of RPCs started on the server.", _GRPC
+        )
+        self.handled = counter(
+            "grpc_server_handled_total",
+            "Total number of RPCs completed on the server, regardless of success or failure.",
+            (*_GRPC, "grpc_code"),
+        )
+        self.received = counter(
+            "grpc_server_msg_received_total",
+            "Total number of RPC stream messages received on the server.",
+            _GRPC,
+        )
+        self.sent = counter(
+            "grpc_server_msg_sent_total",
+            "Total number of gRPC stream messages sent by the server.",
+            _GRPC,
+        )
+        self.handling = histogram(
+            "grpc_server_handling_seconds",
+            "Histogram of response latency (seconds) of gRPC that had been application-level "
+            "handled by the server.",
+            _GRPC,
+            buckets=_LATENCY_BUCKETS,
+        )
+        self.hands = counter(
+            "handeval_hands_evaluated_total", "Hands scored (a showdown: each seat).", ("game",)
+        )
+        self.errors = counter(
+            "handeval_evaluation_errors_total",
+            "Evaluations refused or failed (a call, or one stream message).",
+            ("game", "reason"),
+        )
+        self.batch_size = histogram(
+            "handeval_batch_size_hands", "Hands per EvaluateBatch call.", ("game",),
+            buckets=_BATCH_BUCKETS,
+        )  # fmt: skip
+        self.evaluation = histogram(
+            "handeval_evaluation_seconds",
+            "Scoring time of a call or stream message, without transport.",
+            ("game",),
+            buckets=_EVALUATION_BUCKETS,
+        )
+        self.table_build = gauge(
+            "handeval_table_build_seconds", "Seconds a lookup table took to build.", ("table",)
+        )
+        self.build_info = gauge(
+            "handeval_build_info", "1, labelled with the version.", ("version",)
+        )
+        self.restarts = counter(
+            "handeval_worker_restarts_total", "Worker processes restarted after dying."
+        )
+        self.workers = gauge(
+            "handeval_workers", "Server processes alive.", multiprocess_mode="livesum"
+        )
+        self._game_hands = {game: self.hands.labels(label) for game, label in GAMES.items()}
+        self._game_seconds = {game: self.evaluation.labels(label) for game, label in GAMES.items()}
+        self.methods = {
+            f"/{EVALUATOR.full_name}/{m.name}": MethodMetrics(
+                self,
+                grpc_type(m.client_streaming, m.server_streaming),
+                f"/{EVALUATOR.full_name}/{m.name}",
+            )
+            for m in EVALUATOR.methods
+        }
+
+    def evaluated(self, game: int, hands: int, seconds: float) -> None:
+        counter = self._game_hands.get(game) or self.hands.labels("unknown")
+        histogram = self._game_seconds.get(game) or self.evaluation.labels("unknown")
+        counter.inc(hands)
+        histogram.observe(seconds)
+
+
+_active: Instruments | None = None
+
+
+def instruments(version: str = "unknown") -> Instruments:
+    """This process's metrics, made on the first call and registered in prometheus_client's
+    default registry; from then on the ``record_*`` calls count. In a worker, call it after
+    forking: values belong to the process that made them."""
+    global _active
+    if _active is None:
+        from prometheus_client import REGISTRY
+
+        # With several processes the parent reads their files; no registry needed here.
+        _active = Instruments(None if os.environ.get(MULTIPROC_ENV) else REGISTRY)
+        _active.build_info.labels(version).set(1)
+    return _active
+
+
+def forget_parent() -> None:
+    """In a newly forked worker: the parent's metrics are not this process's."""
+    global _active
+    _active = None
+
+
+def record_evaluation(game: int, hands: int, seconds: float) -> None:
+    """``hands`` scored for ``game`` (a Game enum number) in ``seconds`` of scoring."""
+    if _active is not None:
+        _active.evaluated(game, hands, seconds)
+
+
+def record_batch(game: int, hands: int) -> None:
+    """One EvaluateBatch call of ``hands`` hands."""
+    if _active is not None:
+        _active.batch_size.labels(GAMES.get(game, "unknown")).observe(hands)
+
+
+def record_error(game: int, reason: str) -> None:
+    """A refused or failed evaluation; ``reason`` is one of a few fixed words
+    (``invalid_argument``, ``resource_exhausted``, ``deadline_exceeded``, ``internal``...)."""
+    if _active is not None:
+        _active.errors.labels(GAMES.get(game, "unknown"), reason).inc()
+
+
+def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:
+    """``evaluators.tables.table_info()`` rows: (name, bytes, build seconds)."""
+    if _active is not None:
+        for name, _size, seconds in tables:
+            _active.table_build.labels(name).set(seconds)
+
+
+class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+    """Counts and times every call; wrapped handlers are cached per method."""
+
+    def __init__(self, metrics: Instruments) -> None:
+        self._metrics = metrics
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+
+    def intercept_service(
+        self, continuation: Callable[[Any], grpc.RpcMethodHandler | None], details: Any
+    ) -> grpc.RpcMethodHandler | None:
+        handler = continuation(details)
+        if handler is None:
+            return None
+        cached = self._wrapped.get(details.method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        method = self._metrics.methods.get(details.method) or MethodMetrics(
+            self._metrics,
+            grpc_type(handler.request_streaming, handler.response_streaming),
+            details.method,
+        )
+        wrapped = _wrap(handler, method)
+        self._wrapped[details.method] = (handler, wrapped)
+        return wrapped
+
+
+def _code(context: grpc.ServicerContext, default: str) -> str:
+    """The status the handler set (``abort``, ``set_code``), else ``default``."""
+    code = context.code()
+    return default if code is None else GO_CODES.get(code, "Unknown")
+
+
+def _count_each(messages: Iterable[Any], counter: Counter) -> Iterator[Any]:
+    for message in messages:
+        counter.inc()
+        yield message
+
+
+def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHandler:
+    streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
+    behavior = (
+        (handler.stream_stream if streaming_out else handler.stream_unary)
+        if streaming_in
+        else (handler.unary_stream if streaming_out else handler.unary_unary)
+    )
+
+    def unary_out(request: Any, context: grpc.ServicerContext) -> Any:
+        m.started.inc()
+        if streaming_in:
+            request = _count_each(request, m.received)
+        else:
+            m.received.inc()
+        started = time.perf_counter()
+        try:
+            response = behavior(request, context)
+        except BaseException:
+            m.finish(_code(context, "Unknown"), started)
+            raise
+        code = _code(context, "OK")
+        if code == "OK":
+            m.sent.inc()
+        m.finish(code, started)
+        return response
+
+    def stream_out(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
+        m.started.inc()
+        if streaming_in:
+            request = _count_each(request, m.received)
+        else:
+            m.received.inc()
+        started = time.perf_counter()
+        code = "Canceled"  # the generator was closed before it finished
+        try:
+            for response in behavior(request, context):
+                m.sent.inc()
+                yield response
+            code = _code(context, "OK")
+        except Exception:
+            code = _code(context, "Unknown")
+            raise
+        finally:
+            m.finish(code, started)
+
+    new_handler = {
+        (False, False): grpc.unary_unary_rpc_method_handler,
+        (False, True): grpc.unary_stream_rpc_method_handler,
+        (True, False): grpc.stream_unary_rpc_method_handler,
+        (True, True): grpc.stream_stream_rpc_method_handler,
+    }[streaming_in, streaming_out]
+    return new_handler(
+        stream_out if streaming_out else unary_out,
+        request_deserializer=handler.request_deserializer,
+        response_serializer=handler.response_serializer,
+    )
+
+
+def clean_multiprocess_dir() -> Path | None:
+    """Empty ``PROMETHEUS_MULTIPROC_DIR`` (creating it) before any process writes there, as
+    the client's docs ask: counters of an earlier run must not add up with this one."""
+    directory = os.environ.get(MULTIPROC_ENV)
+    if not directory:
+        return None
+    path = Path(directory)
+    path.mkdir(parents=True, exist_ok=True)
+    for stale in path.glob("*.db"):
+        stale.unlink(missing_ok=True)
+    return path
+
+
+def mark_process_dead(pid: int) -> None:
+    """Drop a dead worker's live gauges (its counters stay in the totals)."""
+    if os.environ.get(MULTIPROC_ENV):
+        from prometheus_client import multiprocess
+
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
+
+
+def serve_metrics(host: str, port: int) -> tuple[WSGIServer, int]:
+    """``/metrics`` over HTTP from a daemon thread; the server and the port it got (port 0
+    picks one). With ``PROMETHEUS_MULTIPROC_DIR`` set it shows the sum over every process
+    that wrote there, read anew on each scrape (a fresh registry and MultiProcessCollector);
+    otherwise this process's default registry. Raises OSError when the port is taken."""
+    from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
+    from prometheus_client.multiprocess import MultiProcessCollector
+    from prometheus_client.registry import Collector
+
+    class EveryScrape(Collector):
+        def collect(self) -> Any:
+            registry = CollectorRegistry()
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            return registry.collect()
+
+    source = EveryScrape() if os.environ.get(MULTIPROC_ENV) else REGISTRY
+    server, _thread = start_http_server(port, addr=host, registry=source)
+    return server, int(server.server_port)

@@ -1,0 +1,128 @@
+"""``handeval serve``: bind, warm the tables, report SERVING, and drain on SIGTERM/SIGINT.
+
+The life of a server process, each step one JSON log line:
+``start`` (bound: host, port, pid, settings) -> tables warmed -> health SERVING, ``ready``
+(with the port, which a caller that asked for port 0 reads from here) -> a signal ->
+``draining`` (health NOT_SERVING, new calls refused, in-flight calls get ``grace_seconds``)
+-> ``stop``, exit 0. A bad setting exits 2 with one line on stderr; a failed start exits 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import signal
+import sys
+import time
+from importlib import metadata
+from types import FrameType
+
+from evaluators.batch import evaluate_batch
+from evaluators.cards import DECK_SIZE, EMPTY, card_id, card_text
+from evaluators.inputs import Cards, Options
+from evaluators.registry import GAMES, GameRules
+from evaluators.scoring import evaluate
+from evaluators.validation import read_hand
+from service.config import SettingError, Settings, add_serve_arguments
+from service.logs import configure, log_event
+from service.server import BindError, build_server, mark_draining, mark_serving, new_health
+
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+_POLL_SECONDS = 0.1
+"""How often the main thread looks for a stop signal (a handler only records it)."""
+
+
+def sample_hand(rules: GameRules) -> tuple[Cards, Cards]:
+    """A valid (hand, table) for any game from its limits alone: the smallest table, ranks
+    all different (low clubs), and the hand from the top of the deck."""
+    table = tuple(card_id(rank, 0) for rank in range(rules.table_min))
+    size = min(rules.hand_max, max(rules.hand_min, rules.cards_min - len(table)))
+    hand = tuple(c for c in range(DECK_SIZE - 1, -1, -1) if c not in table)[:size]
+    return hand, table
+
+
+def warm_up() -> float:
+    """Score one hand of every game, singly and as a batch, so every lookup table is built
+    before health says SERVING. Returns the seconds it took."""
+    started = time.perf_counter()
+    for rules in GAMES.values():
+        hand, table = sample_hand(rules)
+        evaluate(read_hand(rules.game, [card_text(c) for c in hand], [card_text(c) for c in table]))
+        hand_size = max(rules.hand_max, len(hand))
+        packed = bytes(hand) + bytes([EMPTY] * (hand_size - len(hand)))
+        evaluate_batch(
+            rules.game, packed, hand_size, bytes(table), len(table), Options(), max_hands=1
+        )
+    return time.perf_counter() - started
+
+
+def _version() -> str:
+    try:
+        return metadata.version("handeval")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def serve(settings: Settings) -> int:
+    """Run until SIGTERM/SIGINT, then drain; the process exit code."""
+    configure(settings.log_level)
+    received: list[int] = []
+
+    def on_signal(signum: int, frame: FrameType | None) -> None:
+        received.append(signum)
+
+    for stop_signal in STOP_SIGNALS:
+        signal.signal(stop_signal, on_signal)
+    health = new_health()
+    try:
+        server, port = build_server(settings, health)
+    except BindError as error:
+        log_event("error", logging.ERROR, message=str(error))
+        return 1
+    server.start()
+    log_event(
+        "start", host=settings.host, port=port, pid=os.getpid(), version=_version(),
+        settings=vars(settings),
+    )
+    try:
+        warm_seconds = warm_up()
+    except Exception:
+        log_event("error", logging.ERROR, exc_info=True, message="warming the tables failed")
+        server.stop(None).wait()
+        return 1
+    mark_serving(health)
+    log_event("ready", host=settings.host, port=port, warm_seconds=round(warm_seconds, 3))
+    while not received:
+        time.sleep(_POLL_SECONDS)
+    log_event(
+        "draining", signal=signal.Signals(received[0]).name, grace_seconds=settings.grace_seconds
+    )
+    mark_draining(health)
+    server.stop(settings.grace_seconds).wait()
+    log_event("stop", port=port)
+    return 0
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve with parsed ``add_serve_arguments`` flags (for a CLI's ``serve`` subcommand)."""
+    try:
+        settings = Settings.from_args(args)
+    except SettingError as error:
+        print(f"handeval serve: {error}", file=sys.stderr)
+        return 2
+    if settings.workers > 1:
+        print("handeval serve: bad setting --workers / HANDEVAL_WORKERS: "
+              "only 1 worker is supported so far", file=sys.stderr)
+        return 2
+    return serve(settings)
+
+
+def serve_main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="handeval serve",
+        description="Serve handeval.v1.HandEvaluator over gRPC. Every flag has a HANDEVAL_* "
+        "environment variable; the flag wins.",
+    )
+    add_serve_arguments(parser)
+    return run_serve(parser.parse_args(argv))

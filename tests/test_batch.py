@@ -1,0 +1,255 @@
+"""Packed batches: the shape and card checks, the limits, and scores equal to one-by-one."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from evaluators.batch import (
+    CHECK_EVERY,
+    BatchCancelled,
+    BatchTooLarge,
+    evaluate_batch,
+    loop_batch,
+)
+from evaluators.cards import EMPTY, InvalidRequest, Violation, parse_card, rank_of
+from evaluators.inputs import Cards, Game, Options
+from evaluators.registry import GAMES, GameRules
+from evaluators.results import BatchResult
+
+POKER = Game.POKER_HIGH
+NO_OPTIONS = Options()
+
+
+def ids(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def problems(game: Game | None, hands: bytes, hand_size: int, tables: bytes = b"",
+             table_size: int = 0) -> list[Violation]:
+    with pytest.raises(InvalidRequest) as caught:
+        evaluate_batch(game, hands, hand_size, tables, table_size, NO_OPTIONS, max_hands=1000)
+    return list(caught.value.violations)
+
+
+def fields(violations: list[Violation]) -> list[str]:
+    return [v.field for v in violations]
+
+
+def one_by_one(rules: GameRules, deals: list[tuple[Cards, Cards]], options: Options) -> BatchResult:
+    """The obviously-correct batch: evaluate each hand and read its headline."""
+    evaluations = [rules.evaluate(hand, table, (), options) for hand, table in deals]
+    return BatchResult(
+        strength=np.array([e.strength for e in evaluations], dtype=np.uint64),
+        low_strength=np.array([e.low_strength for e in evaluations], dtype=np.uint64),
+        value=np.array([rules.headline(e) for e in evaluations], dtype=np.int64),
+        instant_win=np.array([e.instant_win for e in evaluations], dtype=np.bool_),
+    )
+
+
+def assert_same(got: BatchResult, want: BatchResult) -> None:
+    for name in ("strength", "low_strength", "value", "instant_win"):
+        assert getattr(got, name).tolist() == getattr(want, name).tolist(), name
+
+
+def random_table(rules: GameRules, rng: random.Random) -> Cards:
+    """A valid table of a random allowed size (ranks all different where the game asks)."""
+    size = rng.randint(rules.table_min, rules.table_max)
+    table: list[int] = []
+    for card in rng.sample(range(52), 52):
+        if len(table) == size:
+            break
+        if not (rules.distinct_table_ranks and rank_of(card) in {rank_of(c) for c in table}):
+            table.append(card)
+    return tuple(table)
+
+
+def random_hand(rules: GameRules, rng: random.Random, table: Cards) -> Cards:
+    """A valid hand of a random size that fits beside ``table``."""
+    low = max(rules.hand_min, rules.cards_min - len(table))
+    high = min(rules.hand_max, rules.cards_max - len(table))
+    deck = [c for c in range(54 if rules.jokers else 52) if c not in table]
+    return tuple(rng.sample(deck, rng.randint(low, high)))
+
+
+def random_deal(rules: GameRules, rng: random.Random) -> tuple[Cards, Cards]:
+    table = random_table(rules, rng)
+    return random_hand(rules, rng, table), table
+
+
+def pack(rows: list[Cards], size: int) -> bytes:
+    return b"".join(bytes([*row, *[EMPTY] * (size - len(row))]) for row in rows)
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+@settings(max_examples=15, deadline=None)
+@given(rng=st.randoms(use_true_random=False), count=st.integers(1, 12), shared=st.booleans(),
+       options=st.builds(Options, st.booleans(), st.booleans()))
+def test_a_batch_scores_each_hand_as_evaluate_does(
+    game: Game, rng: random.Random, count: int, shared: bool, options: Options
+) -> None:
+    rules = GAMES[game]
+    if shared:
+        table = random_table(rules, rng)
+        deals = [(random_hand(rules, rng, table), table) for _ in range(count)]
+    else:
+        deals = [random_deal(rules, rng) for _ in range(count)]
+    hands = pack([hand for hand, _ in deals], rules.hand_max)
+    table_rows = [deals[0][1]] if shared else [table for _, table in deals]
+    tables = pack(table_rows, rules.table_max)
+    got = evaluate_batch(
+        game, hands, rules.hand_max, tables, rules.table_max, options, max_hands=100
+    )
+    assert_same(got, one_by_one(rules, deals, options))
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_the_loop_fallback_equals_the_games_own_batch_path(game: Game) -> None:
+    rules = GAMES[game]
+    rng = random.Random(game.value)
+    deals = [random_deal(rules, rng) for _ in range(200)]
+    hands = np.frombuffer(pack([h for h, _ in deals], rules.hand_max), np.uint8)
+    tables = np.frombuffer(pack([t for _, t in deals], rules.table_max), np.uint8)
+    hands = hands.reshape(len(deals), rules.hand_max)
+    tables = tables.reshape(len(deals), rules.table_max)
+    assert_same(loop_batch(rules, hands, tables, NO_OPTIONS), one_by_one(rules, deals, NO_OPTIONS))
+    without_fast_path = dataclasses.replace(rules, evaluate_batch=None)
+    assert_same(
+        loop_batch(without_fast_path, hands, tables, NO_OPTIONS),
+        evaluate_batch(
+            game, hands.tobytes(), rules.hand_max, tables.tobytes(), rules.table_max,
+            NO_OPTIONS, max_hands=1000,
+        ),
+    )
+
+
+def test_255_pads_a_shorter_hand_anywhere_in_its_slots() -> None:
+    padded = bytes([EMPTY, *ids("Ah Kh"), EMPTY, *ids("Qh Jh Th"), EMPTY])
+    plain = bytes(ids("Ah Kh Qh Jh Th"))
+    got = evaluate_batch(POKER, padded, 8, b"", 0, NO_OPTIONS, max_hands=10)
+    want = evaluate_batch(POKER, plain, 5, b"", 0, NO_OPTIONS, max_hands=10)
+    assert_same(got, want)
+
+
+def test_one_table_serves_every_hand_and_a_table_per_hand_serves_its_own() -> None:
+    hands = bytes(ids("Ah Kh") + ids("2c 7d"))
+    board = bytes(ids("Qh Jh Th"))
+    shared = evaluate_batch(POKER, hands, 2, board, 3, NO_OPTIONS, max_hands=10)
+    each = evaluate_batch(POKER, hands, 2, board * 2, 3, NO_OPTIONS, max_hands=10)
+    assert_same(shared, each)
+    assert shared.value.tolist() == [1, shared.value[1]] and shared.value[1] > 1
+
+
+def test_an_empty_batch_has_empty_answers() -> None:
+    result = evaluate_batch(POKER, b"", 7, b"", 0, NO_OPTIONS, max_hands=10)
+    assert [len(a) for a in (result.strength, result.value, result.instant_win)] == [0, 0, 0]
+
+
+def test_more_hands_than_the_limit_is_too_large_before_any_card_is_read() -> None:
+    with pytest.raises(BatchTooLarge) as caught:
+        evaluate_batch(POKER, bytes([200]) * 11, 1, b"", 0, NO_OPTIONS, max_hands=10)
+    assert (caught.value.hands, caught.value.limit) == (11, 10)
+    assert "10" in str(caught.value)
+
+
+def test_a_missing_game_is_named() -> None:
+    assert fields(problems(None, bytes(5), 5)) == ["game"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "hand_size", "tables", "table_size", "field"),
+    [
+        (bytes(7), 5, b"", 0, "hands"),
+        (bytes(5), 0, b"", 0, "hand_size"),
+        (bytes(ids("Ah Kh Qh Jh Th")), 5, bytes(2), 0, "table_size"),
+        (bytes(ids("Ah Kh") * 3), 2, bytes(ids("2c 3c 4c")) * 2, 3, "tables"),
+    ],
+    ids=["hands-not-whole", "hand-size-zero", "table-size-zero", "tables-neither-one-nor-each"],
+)
+def test_bytes_that_do_not_fit_the_sizes_are_named(
+    hands: bytes, hand_size: int, tables: bytes, table_size: int, field: str
+) -> None:
+    assert field in fields(problems(POKER, hands, hand_size, tables, table_size))
+
+
+def _poker_hands(count: int, bad: dict[int, list[int]]) -> bytes:
+    good = ids("Ah Kh Qh Jh Th")
+    return b"".join(bytes(bad.get(i, good)) for i in range(count))
+
+
+@pytest.mark.parametrize(
+    ("bad_hand", "words"),
+    [
+        ([*ids("Ah Kh Qh Jh"), 60], "not a card"),
+        ([*ids("Ah Kh Qh Jh"), 52], "joker"),
+        (ids("Ah Kh Qh Jh Ah"), "twice"),
+        ([*ids("Ah Kh Qh Jh"), EMPTY], "4 cards"),
+    ],
+    ids=["byte-not-a-card", "joker", "duplicate", "too-few-cards"],
+)
+def test_a_bad_hand_fails_the_batch_naming_its_index(bad_hand: list[int], words: str) -> None:
+    [violation] = problems(POKER, _poker_hands(20, {17: bad_hand}), 5)
+    assert violation.field == "hands[17]"
+    assert words in violation.message
+
+
+def test_jokers_are_cards_in_not_poker() -> None:
+    hand = bytes([*ids("As Ad Ac 2h 2d"), 52])
+    result = evaluate_batch(Game.NOT_POKER, hand, 6, b"", 0, NO_OPTIONS, max_hands=1)
+    assert result.value.tolist() == [1]
+
+
+def test_a_card_in_both_hand_and_table_is_a_duplicate_of_the_hand() -> None:
+    hands = bytes(ids("Ah Kh") + ids("2c 7d"))
+    violations = problems(POKER, hands, 2, bytes(ids("Qh Jh 2c")), 3)
+    assert fields(violations) == ["hands[1]"]
+
+
+def test_a_paired_table_in_a_discard_game_is_named_by_its_index() -> None:
+    tables = bytes(ids("2c 3c") * 17 + ids("2c 2d") + ids("2c 3c"))
+    violations = problems(Game.NUMBERS, bytes([51]) * 19, 1, tables, 2)
+    assert fields(violations) == ["tables[17]"]
+    assert "pairs" in violations[0].message
+
+
+def test_a_table_of_the_wrong_size_is_named() -> None:
+    hands = bytes(ids("Ah Kd 5c 9s Tc"))
+    violations = problems(Game.HIGH_CARD, hands, 5, bytes(ids("2s 3h 4d")), 3)
+    assert fields(violations) == ["tables[0]"]
+    assert "5" in violations[0].message
+
+
+def test_ten_bad_hands_are_listed_and_the_rest_counted() -> None:
+    bad = {i: [EMPTY] * 5 for i in range(3, 40)}
+    violations = problems(POKER, _poker_hands(50, bad), 5)
+    assert fields(violations) == [f"hands[{i}]" for i in range(3, 13)] + ["hands"]
+    assert violations[-1].message.startswith("27 more hands")
+
+
+def test_bad_tables_share_the_ten_listed_with_bad_hands() -> None:
+    hands = bytes([51, 200] * 8)
+    tables = bytes(ids("2c 2d")) * 8
+    violations = problems(Game.NUMBERS, hands, 2, tables, 2)
+    assert fields(violations) == [f"hands[{i}]" for i in range(8)] + [
+        "tables[0]", "tables[1]", "tables",
+    ]
+
+
+def test_the_loop_stops_when_told_the_caller_is_gone() -> None:
+    rules = dataclasses.replace(GAMES[POKER], evaluate_batch=None)
+    hands = np.array([ids("Ah Kh Qh Jh Th")] * (CHECK_EVERY * 2 + 1), dtype=np.uint8)
+    tables = np.zeros((1, 0), dtype=np.uint8)
+    asked = []
+
+    def keep_going() -> bool:
+        asked.append(True)
+        return len(asked) < 2
+
+    with pytest.raises(BatchCancelled):
+        loop_batch(rules, hands, tables, NO_OPTIONS, keep_going)
+    assert len(asked) == 2

@@ -1,0 +1,57 @@
+"""The benchmark runs end to end in ``--quick`` mode and its hands are valid (no timing checks)."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from benchmarks import hands
+from evaluators.batch import evaluate_batch
+from evaluators.inputs import Options
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_seeded_deal_passes_batch_validation() -> None:
+    for deal in [*hands.core_deals(500), *hands.tonk_peer_deals(200)]:
+        result = evaluate_batch(
+            deal.game, deal.hands.tobytes(), deal.hands.shape[1],
+            deal.tables.tobytes() if deal.tables.shape[1] else b"", deal.tables.shape[1],
+            Options(), max_hands=len(deal),
+        )
+        assert len(result.strength) == len(deal), deal.key
+
+
+def test_deals_are_the_same_for_the_same_key() -> None:
+    first, again = hands.tonk_deal(10, False, 300), hands.tonk_deal(10, False, 300)
+    assert np.array_equal(first.hands, again.hands)
+
+
+def test_tonk_deals_never_hold_a_queen_king_ace_of_one_suit() -> None:
+    for deal in hands.tonk_peer_deals(2000):
+        assert hands.no_queen_king_ace_run(deal.hands).all(), deal.key
+
+
+def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
+    out, png = tmp_path / "figures.json", tmp_path / "bench.png"
+    run = subprocess.run(
+        [sys.executable, "-m", "benchmarks.run", "--quick", "--json", str(out), "--plot", str(png)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    figures = json.loads(out.read_text())
+    sections = {row["section"] for row in figures["rows"]}
+    assert sections == {"core", "peers", "grpc"} or (
+        sections == {"core", "grpc"} and figures["skipped_peers"]
+    )
+    assert all(row["rate"] > 0 for row in figures["rows"])
+    assert figures["machine"]["cores"] >= 1
+    assert {t["what"] for t in figures["targets"]} >= {"unary Evaluate vs Noop"}
+    assert "Targets (issue 5)" in run.stdout
+    if importlib.util.find_spec("matplotlib") is not None:
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -1,0 +1,182 @@
+"""The ``handeval`` command: in-process and against a server it prints the same tables,
+and refused input is one line per violation with exit code 2, never a traceback."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from service.cli import EXIT_FAILED, EXIT_INVALID, EXIT_OK, main
+from tests.conftest import ServerProcess
+
+SCRIPT = Path(sys.executable).with_name("handeval")
+
+EVAL_TONK = ["eval", "--game", "tonk", "5h", "6h", "7h", "Kd", "2c"]
+SHOWDOWN_NUMBERS = [
+    "showdown", "--game", "numbers", "--table", "3c", "9d", "Kh",
+    "--seat", "alice:Ah,Kd,2c", "--seat", "bob:5s,5d,Qc",
+]
+SHOWDOWN_TONK = [
+    "showdown", "--game", "tonk", "--seat", "ann:5h,6h,7h", "--seat", "bob:Kd,Qd",
+    "--seat", "cy:2c", "--ending", "drop", "--ender", "cy",
+]
+SHOWDOWN_FLOP_A = [
+    "showdown", "--game", "flop-a", "--table", "3c", "9d",
+    "--seat", "ann:Ah,Kd", "--seat", "bob:2s,4d", "--seat", "cy:Qs,Jd",
+    "--declaration", "ann:high", "--declaration", "bob:low", "--declaration", "cy:both",
+]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (just released by the OS)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def in_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def console_script(*argv: str) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [str(SCRIPT), *argv], capture_output=True, text=True, timeout=60, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
+
+
+@pytest.fixture(scope="module")
+def target(server: ServerProcess) -> str:
+    return server.target
+
+
+def test_eval_prints_the_description_and_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *EVAL_TONK)
+    assert code == EXIT_OK
+    lines = out.splitlines()
+    assert lines[0] == "tonk: 5h 6h 7h Kd 2c"
+    assert "Deadwood 12" in lines
+    assert "deadwood        12" in lines
+    assert "deadwood cards  Kd 2c" in lines
+    assert "spreads         5h 6h 7h" in lines
+
+
+def test_eval_reads_table_spreads_and_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(
+        capsys, "eval", "--game", "tonk", "8h", "Kd", "--spread", "5h 6h 7h", "--hit-runs-only"
+    )
+    assert code == EXIT_OK
+    assert "table spreads: [0] 5h 6h 7h" in out
+    assert "options: hit-runs-only" in out
+    assert "hits            8h on table spread 0" in out
+
+
+def test_showdown_prints_awards_as_fractions(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *SHOWDOWN_NUMBERS)
+    assert code == EXIT_OK
+    awards = [line.split() for line in out.splitlines() if line.endswith("1/2")]
+    assert awards == [["bob", "high", "1/2"], ["alice", "low", "1/2"]]
+
+
+def test_tonk_showdown_prints_signed_payouts(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *SHOWDOWN_TONK)
+    assert code == EXIT_OK
+    assert "ending: drop by cy" in out
+    payouts = {line.split()[0]: line.split()[1] for line in out.splitlines()
+               if line.split()[-1:] and line.split()[-1][0] in "+-"}
+    assert payouts == {"ann": "-1", "bob": "-1", "cy": "+2"}
+
+
+def test_flop_a_showdown_shows_each_declaration(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *SHOWDOWN_FLOP_A)
+    assert code == EXIT_OK
+    header = next(line for line in out.splitlines() if line.startswith("player"))
+    assert header.split()[:3] == ["player", "hand", "declares"]
+    rows = out.splitlines()[out.splitlines().index(header) + 1 :][:3]
+    assert [row.split()[:4] for row in rows] == [
+        ["ann", "Ah", "Kd", "high"], ["bob", "2s", "4d", "low"], ["cy", "Qs", "Jd", "both"]
+    ]
+
+
+def test_bad_card_is_one_line_naming_the_field_and_exit_2(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = in_process(capsys, "eval", "--game", "numbers", "Ah", "Zz", "--table", "3c,3d")
+    assert code == EXIT_INVALID
+    assert out == ""
+    assert err.splitlines() == [
+        "handeval: hand[1]: 'Zz' is not a card: ranks are 2-9 T J Q K A, suits c d h s "
+        "(or X1, X2 for jokers)",
+        "handeval: table[1]: the table pairs: 3d has the rank 3 of table[0]; "
+        "the dealer replaces a pairing card",
+    ]
+
+
+def test_missing_declaration_names_the_seat(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = in_process(capsys, *SHOWDOWN_FLOP_A[:-2])
+    assert code == EXIT_INVALID
+    assert [line.split()[1] for line in err.splitlines()] == ["seats[2].declaration:"]
+
+
+def test_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", "--game", "bridge", "Ah"])
+    assert exited.value.code == EXIT_INVALID
+    assert "unknown game 'bridge'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [EVAL_TONK, SHOWDOWN_NUMBERS, SHOWDOWN_TONK, SHOWDOWN_FLOP_A, ["games"]],
+    ids=["eval", "showdown-numbers", "showdown-tonk", "showdown-flop-a", "games"],
+)
+def test_server_and_in_process_print_the_same(
+    argv: list[str], target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    local = in_process(capsys, *argv)
+    remote = console_script(*argv, "--target", target)
+    assert remote == local
+    assert local[0] == EXIT_OK and local[1]
+
+
+def test_refusals_from_the_server_print_the_same_lines(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["eval", "--game", "numbers", "Ah", "Zz", "Ah", "--table", "3c,3d"]
+    local = in_process(capsys, *argv)
+    remote = console_script(*argv, "--target", target)
+    assert remote == local
+    assert local[0] == EXIT_INVALID
+    assert "Traceback" not in remote[2]
+
+
+def test_json_output_is_the_response_message(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = console_script(*SHOWDOWN_NUMBERS, "--target", target, "--json")
+    assert code == EXIT_OK
+    response = json.loads(out)
+    assert {a["player"] for a in response["awards"]} == {"alice", "bob"}
+    assert in_process(capsys, *SHOWDOWN_NUMBERS, "--json")[1] == out
+
+
+def test_unreachable_server_is_one_line_and_exit_1() -> None:
+    code, out, err = console_script(*EVAL_TONK, "--target", f"127.0.0.1:{free_port()}",
+                                    "--timeout", "3")
+    assert code == EXIT_FAILED
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("handeval: UNAVAILABLE")
+
+
+def test_serve_refuses_a_bad_setting_in_one_line() -> None:
+    code, _, err = console_script("serve", "--port", "nope")
+    assert code == EXIT_INVALID
+    assert err.splitlines() == [err.strip()] and "--port" in err

@@ -1,0 +1,350 @@
+"""The typed client: request building, error mapping, retries and round_robin, and every
+method against the real server started as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import threading
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from fractions import Fraction
+
+import grpc
+import numpy as np
+import pytest
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from evaluators.cards import EMPTY, parse_card
+from evaluators.inputs import Declaration, Game, Options, TonkEnding
+from service.client import (
+    HandevalClient,
+    HandevalError,
+    batch_request,
+    channel_options,
+    channel_target,
+    detail,
+    evaluate_request,
+    parse_declaration,
+    parse_ending,
+    parse_game,
+    service_config,
+    share,
+    showdown_request,
+)
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from tests.conftest import ServerProcess
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (just released by the OS)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+# --- without a server ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "game"),
+    [
+        ("tonk", Game.TONK),
+        ("poker-high", Game.POKER_HIGH),
+        ("Poker high", Game.POKER_HIGH),
+        ("POKER_HIGH", Game.POKER_HIGH),
+        ("GAME_NOT_POKER", Game.NOT_POKER),
+        ("NotPoker", Game.NOT_POKER),
+        ("Three Hundred Thirty Three", Game.THREE_THIRTY_THREE),
+        ("flop-a", Game.FLOP_A),
+        ("Florida Bingo", Game.FLORIDA_BINGO),
+        (pb.GAME_NUMBERS, Game.NUMBERS),
+        (Game.HIGH_CARD, Game.HIGH_CARD),
+    ],
+)
+def test_game_names_people_type_read_as_the_game(text: str | int | Game, game: Game) -> None:
+    assert parse_game(text) == game
+
+
+def test_unknown_game_name_is_refused_listing_the_names() -> None:
+    with pytest.raises(ValueError, match=r"unknown game 'bridge': one of numbers, .*tonk"):
+        parse_game("bridge")
+    with pytest.raises(ValueError, match="not a game number"):
+        parse_game(pb.GAME_UNSPECIFIED)
+
+
+def test_declarations_and_endings_read_in_any_case() -> None:
+    assert parse_declaration("HIGH") is Declaration.HIGH
+    assert parse_ending("stock-out") is TonkEnding.STOCK_OUT
+    with pytest.raises(ValueError, match="one of high, low, both"):
+        parse_declaration("middle")
+
+
+def test_evaluate_request_takes_text_lists_or_card_ids() -> None:
+    from_text = evaluate_request("tonk", "5h 6h,7h", table_spreads=["9h Th Jh"], request_id="r1")
+    from_ids = evaluate_request(
+        Game.TONK, [parse_card("5h"), "6h", "7h"], table_spreads=[["9h", "Th", "Jh"]],
+        request_id="r1",
+    )
+    assert from_text == from_ids
+    assert list(from_text.hand) == ["5h", "6h", "7h"]
+    assert from_text.game == pb.GAME_TONK
+
+
+def test_showdown_request_takes_a_mapping_or_seat_tuples_with_declarations() -> None:
+    mapping = showdown_request("tonk", {"ann": "Ah 2h", "bob": "Kd"}, ending="drop", ender="bob")
+    assert [s.player for s in mapping.seats] == ["ann", "bob"]
+    assert mapping.ending == pb.TONK_ENDING_DROP
+    tuples = showdown_request("flop-a", [("ann", "Ah", "high"), ("bob", "Kd", Declaration.BOTH)])
+    assert [s.declaration for s in tuples.seats] == [pb.DECLARATION_HIGH, pb.DECLARATION_BOTH]
+
+
+def test_batch_rows_are_padded_with_255_and_one_flat_table_serves_every_hand() -> None:
+    hands: list[list[str | int]] = [["Ah", "2c"], [parse_card("Kd")]]
+    request = batch_request("numbers", hands, tables=["3c", "9d"])
+    assert request.hand_size == 2
+    assert request.hands == bytes([parse_card("Ah"), parse_card("2c"), parse_card("Kd"), EMPTY])
+    assert (request.table_size, request.tables) == (2, bytes([parse_card("3c"), parse_card("9d")]))
+
+
+def test_batch_takes_arrays_and_packed_bytes_as_they_are() -> None:
+    hands = np.array([[0, 1, 2], [3, 4, 5]], dtype=np.uint8)
+    from_array = batch_request("poker-high", hands)
+    assert (from_array.hands, from_array.hand_size) == (hands.tobytes(), 3)
+    from_bytes = batch_request("poker-high", hands.tobytes(), hand_size=3)
+    assert from_bytes == from_array
+    with pytest.raises(ValueError, match="size"):
+        batch_request("poker-high", hands.tobytes())
+
+
+def test_batch_card_text_that_is_no_card_is_refused_before_sending() -> None:
+    with pytest.raises(HandevalError) as caught:
+        batch_request("numbers", [["Ah"], ["Zz"]])
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in caught.value.violations] == ["hands[1]"]
+
+
+def test_error_from_status_carries_the_bad_request_field_violations() -> None:
+    detail_any = any_pb2.Any()
+    detail_any.Pack(
+        error_details_pb2.BadRequest(
+            field_violations=[
+                error_details_pb2.BadRequest.FieldViolation(field="hand[2]", description="bad")
+            ]
+        )
+    )
+    status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message="m", details=[detail_any])
+    error = HandevalError.from_status(status)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert error.violations == (("hand[2]", "bad"),)
+    assert "hand[2]: bad" in str(error)
+
+
+def test_retry_policy_retries_only_unavailable_within_grpcs_five_attempts() -> None:
+    config = service_config()
+    (method,) = config["methodConfig"]
+    assert {"service": "handeval.v1.HandEvaluator"} in method["name"]
+    assert method["retryPolicy"]["retryableStatusCodes"] == ["UNAVAILABLE"]
+    assert 2 <= method["retryPolicy"]["maxAttempts"] <= 5
+    options = dict(channel_options())
+    assert json.loads(str(options["grpc.service_config"])) == config
+    assert options["grpc.enable_retries"] == 1
+    assert options["grpc.lb_policy_name"] == "round_robin"
+    assert config["healthCheckConfig"] == {"serviceName": "handeval.v1.HandEvaluator"}
+    without = dict(channel_options(retries=False))
+    assert without["grpc.enable_retries"] == 0
+    assert "methodConfig" not in json.loads(str(without["grpc.service_config"]))
+
+
+def test_several_ip_targets_become_one_ipv4_target_list() -> None:
+    assert channel_target(["127.0.0.1:1", "127.0.0.1:2"]) == "ipv4:127.0.0.1:1,127.0.0.1:2"
+    assert channel_target(["[::1]:1", "[::1]:2"]) == "ipv6:[::1]:1,[::1]:2"
+    assert channel_target("dns:///svc:50051") == "dns:///svc:50051"
+    with pytest.raises(ValueError, match="dns:///"):
+        channel_target(["a.example:1", "b.example:2"])
+
+
+# --- against the real server -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def target(server: ServerProcess) -> str:
+    return server.target
+
+
+@pytest.fixture(scope="module")
+def client(target: str) -> Iterator[HandevalClient]:
+    with HandevalClient(target, timeout=10) as handeval:
+        handeval.wait_ready()
+        yield handeval
+
+
+def test_evaluate_scores_tonk_deadwood_and_echoes_the_request_id(client: HandevalClient) -> None:
+    evaluation = client.evaluate("tonk", "5h 6h 7h Kd 2c", request_id="r-7")
+    assert evaluation.request_id == "r-7"
+    assert evaluation.game == pb.GAME_TONK
+    assert evaluation.tonk.deadwood == 12
+    assert detail(evaluation) == evaluation.tonk
+    assert list(evaluation.tonk.deadwood_cards) == ["Kd", "2c"]
+
+
+def test_evaluate_reads_options_and_table_spreads(client: HandevalClient) -> None:
+    hit = client.evaluate("tonk", "8h Kd", table_spreads=["5h 6h 7h"])
+    assert hit.tonk.deadwood == 10
+    low = client.evaluate(
+        "high-card", "As 2c 3d 4h 6s", table="Ad 5c 7d 8h 9s", options=Options(ace_low=True)
+    )
+    high = client.evaluate("high-card", "As 2c 3d 4h 6s", table="Ad 5c 7d 8h 9s")
+    assert low.high_card.survived != high.high_card.survived
+
+
+def test_bad_card_raises_invalid_argument_naming_the_field(client: HandevalClient) -> None:
+    with pytest.raises(HandevalError) as caught:
+        client.evaluate("numbers", ["Ah", "Kd", "Zz"], table="3c 3d")
+    error = caught.value
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    fields = [field for field, _ in error.violations]
+    assert "hand[2]" in fields and "table[1]" in fields
+    assert all(description for _, description in error.violations)
+
+
+def test_stream_answers_in_order_and_goes_on_after_a_bad_request(client: HandevalClient) -> None:
+    requests = [
+        evaluate_request("poker-high", "Ah Kh Qh Jh Th", request_id="a"),
+        evaluate_request("poker-high", "Ah Ah Qh Jh Th", request_id="b"),
+        evaluate_request("numbers", "Ah Kd", table="3c", request_id="c"),
+    ]
+    replies = list(client.evaluate_stream(requests))
+    assert [r.request_id for r in replies] == ["a", "b", "c"]
+    assert replies[0].poker.rank_class == 1 and not replies[0].HasField("error")
+    error = HandevalError.from_status(replies[1].error)
+    assert error.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in error.violations] == ["hand[1]"]
+    assert replies[2].points.high_total == 25
+
+
+def test_batch_answers_numpy_arrays_one_entry_per_hand(client: HandevalClient) -> None:
+    result = client.evaluate_batch(
+        "poker-high", [["Ah", "Kh", "Qh", "Jh", "Th"], ["2c", "3d", "4h", "5s", "7c"]]
+    )
+    assert result.value.tolist() == [1, 7462]
+    assert result.strength.dtype == np.uint64 and result.strength[0] > result.strength[1]
+
+
+def test_bad_batch_hand_fails_the_whole_batch_naming_its_index(client: HandevalClient) -> None:
+    hands = np.array([[0, 4, 8], [12, 12, 16]], dtype=np.uint8)
+    with pytest.raises(HandevalError) as caught:
+        client.evaluate_batch("numbers", hands)
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    assert [f for f, _ in caught.value.violations] == ["hands[1]"]
+
+
+def test_showdown_awards_are_fractions_of_the_whole_pot(client: HandevalClient) -> None:
+    response = client.showdown(
+        "numbers", {"alice": "Ah Kd 2c", "bob": "5s 5d Qc"}, table="3c 9d Kh"
+    )
+    shares = {(a.player, a.pot): share(a) for a in response.awards}
+    assert shares == {("bob", "high"): Fraction(1, 2), ("alice", "low"): Fraction(1, 2)}
+    assert [r.player for r in response.results] == ["alice", "bob"]
+
+
+def test_tonk_showdown_settles_in_stakes_summing_to_zero(client: HandevalClient) -> None:
+    response = client.showdown(
+        "tonk", {"ann": "5h 6h 7h", "bob": "Kd Qd", "cy": "2c"}, ending="drop", ender="cy"
+    )
+    stakes = {p.player: p.stakes for p in response.payouts}
+    assert stakes == {"ann": -1, "bob": -1, "cy": 2}
+    assert not response.awards
+
+
+def test_showdown_refusal_names_the_seat_field(client: HandevalClient) -> None:
+    with pytest.raises(HandevalError) as caught:
+        client.showdown("flop-a", [("ann", "Ah 2c"), ("ann", "Kd", "low")])
+    fields = {field for field, _ in caught.value.violations}
+    assert {"seats[1].player", "seats[0].declaration"} <= fields
+
+
+def test_list_games_names_every_game(client: HandevalClient) -> None:
+    games = client.list_games().games
+    assert {parse_game(g.game) for g in games} == set(Game)
+
+
+def test_health_is_serving_overall_and_for_the_evaluator(client: HandevalClient) -> None:
+    assert client.health() == "SERVING"
+    assert client.health("handeval.v1.HandEvaluator") == "SERVING"
+    with pytest.raises(HandevalError) as caught:
+        client.health("no.such.Service")
+    assert caught.value.code == grpc.StatusCode.NOT_FOUND
+
+
+def test_calls_succeed_while_one_of_two_targets_is_down(target: str) -> None:
+    down = f"127.0.0.1:{free_port()}"
+    with HandevalClient([down, target], timeout=10) as both:
+        replies = [both.evaluate("tonk", "5h 6h 7h Kd 2c").tonk.deadwood for _ in range(20)]
+    assert replies == [12] * 20
+
+
+def test_round_robin_spreads_calls_over_both_servers(
+    target: str, launch_server: Callable[..., ServerProcess]
+) -> None:
+    """The second server refuses batches of more than one hand, so which server answered
+    each call shows in its status: both kinds of answer mean both servers served."""
+    small = launch_server("--max-batch-hands", "1", "--metrics-port", "0")
+    with HandevalClient([target, small.target], timeout=10) as two:
+        two.wait_ready()
+        outcomes = {"big": 0, "small": 0}
+        for _ in range(200):
+            try:
+                two.evaluate_batch("tonk", [["5h"], ["6h"]])
+                outcomes["big"] += 1
+            except HandevalError as error:
+                assert error.code == grpc.StatusCode.RESOURCE_EXHAUSTED
+                outcomes["small"] += 1
+            if min(outcomes.values()) >= 5:
+                break
+    assert min(outcomes.values()) >= 5, outcomes
+
+
+def test_no_call_fails_while_one_of_two_servers_drains_and_exits(
+    target: str, launch_server: Callable[..., ServerProcess]
+) -> None:
+    """SIGTERM one server in the middle of a run of calls spread over two: calls in flight
+    finish, new ones go to the server still up. (Without the client's health checking,
+    about one run in ten lost a call: CANCELLED, racing the server's shutdown.)"""
+    leaving = launch_server("--metrics-port", "0", "--grace-seconds", "2")
+    stopper = threading.Thread(target=leaving.stop)
+    deadwoods = []
+    with HandevalClient([target, leaving.target], timeout=10) as two:
+        two.wait_ready()
+        for index in range(300):
+            if index == 50:
+                stopper.start()
+            deadwoods.append(two.evaluate("tonk", "5h 6h 7h Kd 2c").tonk.deadwood)
+    stopper.join()
+    assert leaving.process.returncode == 0
+    assert deadwoods == [12] * 300
+
+
+def test_retries_carry_calls_in_flight_on_a_killed_server_to_the_other(
+    target: str, launch_server: Callable[..., ServerProcess]
+) -> None:
+    """kill -9 one of two servers while 8 threads call: the calls it was serving fail with
+    UNAVAILABLE at the transport, and the retry policy re-sends them to the server still
+    up. (With ``retries=False`` it fails about one run in three here: calls end UNAVAILABLE.)"""
+    doomed = launch_server("--metrics-port", "0")
+    hands = [["Ah", "Kh", "Qh", "Jh", "Th"]] * 1000
+    with HandevalClient([target, doomed.target], timeout=20) as two:
+        two.wait_ready()
+
+        def call(index: int) -> int:
+            if index == 60:
+                doomed.process.send_signal(signal.SIGKILL)
+            return int(two.evaluate_batch("poker-high", hands).value[0])
+
+        with ThreadPoolExecutor(8) as pool:
+            values = list(pool.map(call, range(240)))
+    assert doomed.process.wait(10) == -signal.SIGKILL
+    assert values == [1] * 240

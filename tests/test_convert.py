@@ -1,0 +1,259 @@
+"""Wire <-> core conversion: enums by name, every detail type, errors small and complete."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from google.rpc import code_pb2, error_details_pb2
+
+from evaluators.cards import InvalidRequest, Violation, parse_card
+from evaluators.inputs import Declaration, Game, Options, TonkEnding
+from evaluators.registry import GAMES
+from evaluators.results import (
+    Award,
+    BlackjackDetail,
+    DealBonus,
+    DotsDetail,
+    Evaluation,
+    HighCardDetail,
+    Hit,
+    NotPokerCategory,
+    NotPokerDetail,
+    Payout,
+    PointsDetail,
+    PokerCategory,
+    PokerDetail,
+    ShowdownOutcome,
+    TonkDetail,
+)
+from service import convert
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+PROTO_ENUMS = {
+    Game: (pb.Game, "GAME_"),
+    Declaration: (pb.Declaration, "DECLARATION_"),
+    TonkEnding: (pb.TonkEnding, "TONK_ENDING_"),
+    PokerCategory: (pb.PokerCategory, "POKER_CATEGORY_"),
+    NotPokerCategory: (pb.NotPokerCategory, "NOT_POKER_CATEGORY_"),
+    DealBonus: (pb.DealBonus, "DEAL_BONUS_"),
+}
+
+
+def ids(text: str) -> tuple[int, ...]:
+    return tuple(parse_card(c) for c in text.split())
+
+
+@pytest.mark.parametrize("core", list(PROTO_ENUMS), ids=lambda e: e.__name__)
+def test_every_enum_maps_by_name_onto_every_proto_value_but_unspecified(core: type) -> None:
+    proto, prefix = PROTO_ENUMS[core]
+    mapping = convert.ENUM_MAPS[core]
+    assert {proto.Name(v): m.name for m, v in mapping.to_proto.items()} == {
+        prefix + m.name: m.name for m in core
+    }
+    assert set(mapping.to_core) == set(proto.values()) - {0}
+
+
+def test_an_unspecified_or_unknown_game_reads_as_missing() -> None:
+    assert convert.to_game(pb.GAME_UNSPECIFIED) is None
+    assert convert.to_game(99) is None
+    assert convert.to_game(pb.GAME_TONK) is Game.TONK
+
+
+def test_an_unknown_game_number_is_refused_naming_the_game_field() -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        convert.to_hand_request(pb.EvaluateRequest(game=99, hand=["Ah"]))
+    assert [v.field for v in caught.value.violations] == ["game"]
+
+
+def test_a_request_reads_into_card_ids_options_and_spreads() -> None:
+    request = pb.EvaluateRequest(
+        game=pb.GAME_TONK,
+        hand=["5h", "6H", "7♥"],
+        table_spreads=[pb.Spread(cards=["8h", "9h", "10h"])],
+        options=pb.Options(hit_runs_only=True),
+    )
+    hand = convert.to_hand_request(request)
+    assert hand.game is Game.TONK
+    assert hand.hand == ids("5h 6h 7h")
+    assert hand.table_spreads == (ids("8h 9h Th"),)
+    assert hand.options == Options(hit_runs_only=True)
+
+
+def test_a_showdown_reads_seats_declarations_and_ending() -> None:
+    request = pb.ShowdownRequest(
+        game=pb.GAME_FLOP_A,
+        seats=[
+            pb.Seat(player="a", hand=["Ah"], declaration=pb.DECLARATION_BOTH),
+            pb.Seat(player="b", hand=["Kh"], declaration=pb.DECLARATION_LOW),
+        ],
+        table=["2c"],
+    )
+    core = convert.to_showdown_request(request)
+    assert [(s.player, s.hand, s.declaration) for s in core.seats] == [
+        ("a", ids("Ah"), Declaration.BOTH),
+        ("b", ids("Kh"), Declaration.LOW),
+    ]
+    assert core.ending is None
+
+
+POKER_FIVE = PokerDetail(PokerCategory.FLUSH, 323, ids("Ah Jh 9h 5h 2h"))
+DETAILS = [
+    (PointsDetail(30.5, 3.5), "points", pb.PointsDetail(high_total=30.5, low_total=3.5)),
+    (BlackjackDetail(19, True, False), "blackjack", pb.BlackjackDetail(total=19, soft=True)),
+    (
+        HighCardDetail(3, ids("2c 5d 9h Jh Ac")),
+        "high_card",
+        pb.HighCardDetail(survived=3, ascending=["2c", "5d", "9h", "Jh", "Ac"]),
+    ),
+    (
+        POKER_FIVE,
+        "poker",
+        pb.PokerDetail(
+            category=pb.POKER_CATEGORY_FLUSH,
+            rank_class=323,
+            best_five=["Ah", "Jh", "9h", "5h", "2h"],
+        ),
+    ),
+    (
+        DotsDetail(4, POKER_FIVE),
+        "dots",
+        pb.DotsDetail(
+            dots=4,
+            poker=pb.PokerDetail(
+                category=pb.POKER_CATEGORY_FLUSH,
+                rank_class=323,
+                best_five=["Ah", "Jh", "9h", "5h", "2h"],
+            ),
+        ),
+    ),
+    (
+        NotPokerDetail(NotPokerCategory.TWO_TRIPS, ("AAA", "333"), ("3",)),
+        "not_poker",
+        pb.NotPokerDetail(
+            category=pb.NOT_POKER_CATEGORY_TWO_TRIPS, groups=["AAA", "333"], jokers_as=["3"]
+        ),
+    ),
+    (
+        TonkDetail(
+            points=30,
+            deadwood=12,
+            spreads=(ids("5h 6h 7h"),),
+            hits=(Hit(parse_card("Jh"), 1),),
+            deadwood_cards=ids("Kd 2c"),
+            tonk=False,
+            deal_bonus=DealBonus.NONE,
+        ),
+        "tonk",
+        pb.TonkDetail(
+            points=30,
+            deadwood=12,
+            spreads=[pb.Spread(cards=["5h", "6h", "7h"])],
+            hits=[pb.Hit(card="Jh", spread_index=1)],
+            deadwood_cards=["Kd", "2c"],
+            deal_bonus=pb.DEAL_BONUS_NONE,
+        ),
+    ),
+]
+
+
+@pytest.mark.parametrize(("detail", "field", "want"), DETAILS, ids=[d[1] for d in DETAILS])
+def test_every_detail_type_fills_its_oneof_field(detail: object, field: str, want: object) -> None:
+    evaluation = Evaluation(
+        strength=7,
+        description="for people",
+        detail=detail,  # type: ignore[arg-type]
+        low_strength=3,
+        instant_win=False,
+        out_after=0,
+        kept=ids("Ah Kd"),
+        discarded=ids("2c"),
+    )
+    reply = convert.to_evaluation(evaluation, pb.GAME_NUMBERS, "r-1")
+    assert reply.WhichOneof("detail") == field
+    assert getattr(reply, field) == want
+    assert (reply.request_id, reply.game, reply.strength, reply.low_strength) == (
+        "r-1", pb.GAME_NUMBERS, 7, 3,
+    )
+    assert (list(reply.kept), list(reply.discarded)) == (["Ah", "Kd"], ["2c"])
+
+
+def test_awards_are_fractions_of_the_whole_pot_and_payouts_signed_stakes() -> None:
+    outcome = ShowdownOutcome(
+        results=(),
+        awards=(Award("a", "high", Fraction(1, 4)), Award("b", "whole", Fraction(3, 4))),
+        redeal=False,
+        payouts=(Payout("a", 2), Payout("b", -2)),
+        explanation="why",
+    )
+    reply = convert.to_showdown_response(outcome, pb.GAME_NUMBERS, "pot-1")
+    assert [(a.player, a.pot, a.numerator, a.denominator) for a in reply.awards] == [
+        ("a", "high", 1, 4), ("b", "whole", 3, 4),
+    ]
+    assert [(p.player, p.stakes) for p in reply.payouts] == [("a", 2), ("b", -2)]
+    assert (reply.request_id, reply.explanation) == ("pot-1", "why")
+
+
+def test_list_games_carries_every_registry_entry() -> None:
+    reply = convert.to_list_games(GAMES.values())
+    assert [convert.to_game(g.game) for g in reply.games] == list(GAMES)
+    tonk = next(g for g in reply.games if g.game == pb.GAME_TONK)
+    assert list(tonk.pots) == [] and list(tonk.options) == ["hit_runs_only"]
+
+
+def _bad_request(status: object) -> list[error_details_pb2.BadRequest.FieldViolation]:
+    bad_request = error_details_pb2.BadRequest()
+    assert status.details[0].Unpack(bad_request)  # type: ignore[attr-defined]
+    return list(bad_request.field_violations)
+
+
+def test_violations_become_a_bad_request_with_the_first_in_the_message() -> None:
+    status = convert.invalid_argument(
+        [Violation("hand[2]", "'Zz' is not a card"), Violation("table", "too many")]
+    )
+    assert status.code == code_pb2.INVALID_ARGUMENT
+    assert status.message == "invalid request: hand[2]: 'Zz' is not a card (and 1 more problem)"
+    assert [(v.field, v.description) for v in _bad_request(status)] == [
+        ("hand[2]", "'Zz' is not a card"), ("table", "too many"),
+    ]
+
+
+def test_ten_indexed_violations_are_listed_and_the_rest_counted_per_field() -> None:
+    violations = [Violation(f"hand[{i}]", "bad") for i in range(25)]
+    violations += [Violation("hand", "too many cards"), Violation("table[0]", "bad")]
+    listed = _bad_request(convert.invalid_argument(violations))
+    assert [v.field for v in listed] == [f"hand[{i}]" for i in range(10)] + [
+        "hand", "hand", "table",
+    ]
+    assert listed[-2].description == "15 more problems in hand are not listed"
+
+
+def test_an_error_status_stays_small_however_big_the_request() -> None:
+    huge = repr("x" * 100_000) + " is not a card"
+    violations = [Violation(f"hand[{i}]", huge) for i in range(10_000)]
+    violations += [Violation(f"seats[{i}].player", huge) for i in range(10_000)]
+    status = convert.invalid_argument([Violation(huge, huge), *violations])
+    assert status.ByteSize() < 4096
+    assert len(status.message) <= convert.MAX_TEXT
+
+
+def test_a_request_shape_has_sizes_and_enums_but_no_cards_or_ids() -> None:
+    request = pb.ShowdownRequest(
+        game=pb.GAME_TONK,
+        seats=[pb.Seat(player="alice", hand=["Ah"]), pb.Seat(player="bob", hand=["Kh"])],
+        ending=pb.TONK_ENDING_DROP,
+        ender="alice",
+        request_id="secret",
+    )
+    assert convert.request_shape(request) == {
+        "game": pb.GAME_TONK,
+        "seats_len": 2,
+        "table_len": 0,
+        "table_spreads_len": 0,
+        "ending": pb.TONK_ENDING_DROP,
+    }
+    batch = pb.EvaluateBatchRequest(game=pb.GAME_POKER_HIGH, hands=bytes(14), hand_size=7)
+    assert convert.request_shape(batch) == {
+        "game": pb.GAME_POKER_HIGH, "hands_len": 14, "hand_size": 7, "tables_len": 0,
+        "table_size": 0,
+    }

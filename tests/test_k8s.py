@@ -1,0 +1,318 @@
+"""The kustomize base (k8s/) and its TLS overlay render, validate offline, and hold together.
+
+Rendering uses `kubectl kustomize` (skipped where kubectl is absent; the base then falls back
+to its listed files). Every built-in object is checked against the bundled OpenAPI schemas of
+kubernetes-validate in strict mode, for 1.27 (native gRPC probes went stable) and the newest
+bundled release; the ServiceMonitor CRD has no bundled schema, so it is checked by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import re
+import shutil
+import subprocess
+import tomllib
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import kubernetes_validate
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+K8S = ROOT / "k8s"
+TLS_OVERLAY = K8S / "overlays" / "tls"
+READINESS_SERVICE = "handeval.v1.HandEvaluator"
+VERSIONS = ("1.27.0", kubernetes_validate.utils.latest_version())
+# Settings the ConfigMap may carry before the server reads them (added by later work).
+PENDING_SETTINGS = {
+    "HANDEVAL_MAX_CONNECTION_AGE_SECONDS",
+    "HANDEVAL_TLS_CERT",
+    "HANDEVAL_TLS_KEY",
+    "HANDEVAL_TLS_CLIENT_CA",
+    "HANDEVAL_HEALTH_PORT",
+}
+
+Obj = dict[str, Any]
+
+
+def _kustomize(path: Path) -> list[Obj]:
+    kubectl = shutil.which("kubectl")
+    if kubectl is None:
+        pytest.skip("kubectl is not installed")
+    done = subprocess.run(
+        [kubectl, "kustomize", str(path)], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    return [doc for doc in yaml.safe_load_all(done.stdout) if doc]
+
+
+def _base_files() -> list[Obj]:
+    """The base's objects as listed in its kustomization, for machines without kubectl."""
+    base = K8S / "base"
+    listing = yaml.safe_load((base / "kustomization.yaml").read_text())
+    docs: list[Obj] = []
+    for name in listing["resources"]:
+        docs += [doc for doc in yaml.safe_load_all((base / name).read_text()) if doc]
+    return docs
+
+
+@pytest.fixture(scope="module")
+def base() -> list[Obj]:
+    if shutil.which("kubectl") is None:
+        return _base_files()
+    return _kustomize(K8S)
+
+
+@pytest.fixture(scope="module")
+def tls() -> list[Obj]:
+    return _kustomize(TLS_OVERLAY)
+
+
+def _one(objs: list[Obj], kind: str, name: str | None = None) -> Obj:
+    found = [o for o in objs if o["kind"] == kind and name in (None, o["metadata"]["name"])]
+    assert len(found) == 1, f"expected one {kind} {name or ''}, found {len(found)}"
+    return found[0]
+
+
+def _container(objs: list[Obj]) -> Obj:
+    containers = _one(objs, "Deployment")["spec"]["template"]["spec"]["containers"]
+    assert len(containers) == 1
+    return dict(containers[0])
+
+
+def _config(objs: list[Obj]) -> dict[str, str]:
+    return dict(_one(objs, "ConfigMap", "handeval-config")["data"])
+
+
+def _ports(container: Obj) -> dict[str, int]:
+    return {p["name"]: p["containerPort"] for p in container["ports"]}
+
+
+def _selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
+    return all(labels.get(key) == value for key, value in selector.items())
+
+
+def _builtin(objs: list[Obj]) -> Iterator[Obj]:
+    return (o for o in objs if not o["apiVersion"].startswith("monitoring.coreos.com/"))
+
+
+def test_base_renders_every_kind_the_service_needs(base: list[Obj]) -> None:
+    kinds = sorted(o["kind"] for o in base)
+    assert kinds == sorted(
+        [
+            "ConfigMap",
+            "Deployment",
+            "HorizontalPodAutoscaler",
+            "PodDisruptionBudget",
+            "Service",
+            "Service",
+            "ServiceMonitor",
+        ]
+    )
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_base_object_validates_strictly(base: list[Obj], version: str) -> None:
+    for obj in _builtin(base):
+        kubernetes_validate.validate(obj, version, strict=True)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_tls_overlay_object_validates_strictly(tls: list[Obj], version: str) -> None:
+    for obj in _builtin(tls):
+        kubernetes_validate.validate(obj, version, strict=True)
+
+
+def test_strict_validation_rejects_a_misspelled_probe(base: list[Obj]) -> None:
+    broken = copy.deepcopy(_one(base, "Deployment"))
+    container = broken["spec"]["template"]["spec"]["containers"][0]
+    container["readinesProbe"] = container.pop("readinessProbe")
+    with pytest.raises(kubernetes_validate.ValidationError):
+        kubernetes_validate.validate(broken, VERSIONS[-1], strict=True)
+
+
+def test_image_tag_is_the_project_version(base: list[Obj]) -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert _container(base)["image"].endswith(f":{version}")
+
+
+def test_readiness_probe_asks_grpc_health_for_the_evaluator_service(base: list[Obj]) -> None:
+    container = _container(base)
+    probe = container["readinessProbe"]["grpc"]
+    assert probe["service"] == READINESS_SERVICE
+    assert probe["port"] == _ports(container)["grpc"] == int(_config(base)["HANDEVAL_PORT"])
+
+
+def test_liveness_and_startup_probes_ask_for_overall_health(base: list[Obj]) -> None:
+    container = _container(base)
+    for name in ("livenessProbe", "startupProbe"):
+        probe = container[name]["grpc"]
+        assert probe.get("service", "") == "", name
+        assert probe["port"] == _ports(container)["grpc"], name
+
+
+def test_liveness_tolerates_more_than_one_missed_check(base: list[Obj]) -> None:
+    liveness = _container(base)["livenessProbe"]
+    assert liveness["failureThreshold"] >= 2
+    assert liveness["timeoutSeconds"] < liveness["periodSeconds"]
+
+
+def test_container_runs_non_root_read_only_without_capabilities(base: list[Obj]) -> None:
+    pod = _one(base, "Deployment")["spec"]["template"]["spec"]
+    context = _container(base)["securityContext"]
+    assert pod["securityContext"]["runAsNonRoot"] is True
+    assert context["runAsNonRoot"] is True
+    assert context["runAsUser"] != 0
+    assert context["readOnlyRootFilesystem"] is True
+    assert context["allowPrivilegeEscalation"] is False
+    assert context["capabilities"]["drop"] == ["ALL"]
+    assert "add" not in context["capabilities"]
+
+
+def test_run_as_user_is_the_images_user() -> None:
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    users = re.findall(r"^USER\s+(\d+)", dockerfile, flags=re.MULTILINE)
+    raw = yaml.safe_load((K8S / "base" / "deployment.yaml").read_text())
+    context = raw["spec"]["template"]["spec"]["containers"][0]["securityContext"]
+    assert users and int(users[-1]) == context["runAsUser"]
+
+
+def test_termination_grace_exceeds_prestop_sleep_plus_server_grace(base: list[Obj]) -> None:
+    pod = _one(base, "Deployment")["spec"]["template"]["spec"]
+    command = _container(base)["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    pre_stop = float(command[1])
+    server_grace = float(_config(base)["HANDEVAL_GRACE_SECONDS"])
+    assert pre_stop > 0
+    assert pod["terminationGracePeriodSeconds"] > pre_stop + server_grace
+
+
+def test_writable_paths_are_empty_dirs(base: list[Obj]) -> None:
+    pod = _one(base, "Deployment")["spec"]["template"]["spec"]
+    empty_dirs = {v["name"] for v in pod["volumes"] if "emptyDir" in v}
+    mounts = {m["mountPath"]: m["name"] for m in _container(base)["volumeMounts"]}
+    multiproc = _config(base)["PROMETHEUS_MULTIPROC_DIR"]
+    assert mounts["/tmp"] in empty_dirs
+    assert mounts[multiproc] in empty_dirs
+    assert set(mounts.values()) <= empty_dirs
+
+
+def test_every_container_sets_requests_and_limits(base: list[Obj]) -> None:
+    resources = _container(base)["resources"]
+    for resource in ("cpu", "memory"):
+        assert resource in resources["requests"]
+        assert resource in resources["limits"]
+
+
+def test_hpa_scales_the_deployment_on_cpu_from_two_replicas(base: list[Obj]) -> None:
+    spec = _one(base, "HorizontalPodAutoscaler")["spec"]
+    deployment = _one(base, "Deployment")
+    assert spec["scaleTargetRef"]["kind"] == "Deployment"
+    assert spec["scaleTargetRef"]["name"] == deployment["metadata"]["name"]
+    assert spec["minReplicas"] >= 2
+    assert spec["maxReplicas"] > spec["minReplicas"]
+    [metric] = spec["metrics"]
+    assert metric["resource"]["name"] == "cpu"
+    assert metric["resource"]["target"]["type"] == "Utilization"
+
+
+def test_pdb_allows_one_eviction_and_covers_the_pods(base: list[Obj]) -> None:
+    spec = _one(base, "PodDisruptionBudget")["spec"]
+    pod_labels = _one(base, "Deployment")["spec"]["template"]["metadata"]["labels"]
+    assert spec["maxUnavailable"] == 1
+    assert "minAvailable" not in spec
+    assert _selects(spec["selector"]["matchLabels"], pod_labels)
+
+
+def test_services_select_the_pods_and_target_named_container_ports(base: list[Obj]) -> None:
+    pod_labels = _one(base, "Deployment")["spec"]["template"]["metadata"]["labels"]
+    container_ports = _ports(_container(base))
+    services = [o for o in base if o["kind"] == "Service"]
+    for service in services:
+        assert _selects(service["spec"]["selector"], pod_labels)
+        for port in service["spec"]["ports"]:
+            assert container_ports[port["targetPort"]] == port["port"]
+    cluster_ip = [s for s in services if s["spec"].get("clusterIP") != "None"]
+    headless = [s for s in services if s["spec"].get("clusterIP") == "None"]
+    assert len(cluster_ip) == 1
+    assert len(headless) == 1
+    assert [p["name"] for p in headless[0]["spec"]["ports"]] == ["grpc"]
+
+
+def test_scrape_annotations_name_the_metrics_port(base: list[Obj]) -> None:
+    template = _one(base, "Deployment")["spec"]["template"]
+    annotations = template["metadata"]["annotations"]
+    assert annotations["prometheus.io/scrape"] == "true"
+    assert annotations["prometheus.io/path"] == "/metrics"
+    port = int(annotations["prometheus.io/port"])
+    assert (
+        port == _ports(_container(base))["metrics"] == int(_config(base)["HANDEVAL_METRICS_PORT"])
+    )
+
+
+def test_service_monitor_scrapes_one_service_on_its_metrics_port(base: list[Obj]) -> None:
+    monitor = _one(base, "ServiceMonitor")
+    assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
+    assert set(monitor) == {"apiVersion", "kind", "metadata", "spec"}
+    spec = monitor["spec"]
+    selected = [
+        o
+        for o in base
+        if o["kind"] == "Service"
+        and _selects(spec["selector"]["matchLabels"], o["metadata"].get("labels", {}))
+    ]
+    assert len(selected) == 1, "each pod must be scraped through exactly one Service"
+    port_names = {p["name"] for p in selected[0]["spec"]["ports"]}
+    assert spec["endpoints"]
+    for endpoint in spec["endpoints"]:
+        assert set(endpoint) <= {"port", "path", "interval", "scrapeTimeout", "scheme"}
+        assert endpoint["port"] in port_names
+        assert endpoint["path"] == "/metrics"
+        assert re.fullmatch(r"\d+[smh]", endpoint["interval"])
+        assert _seconds(endpoint["scrapeTimeout"]) <= _seconds(endpoint["interval"])
+
+
+def _seconds(duration: str) -> int:
+    return int(duration[:-1]) * {"s": 1, "m": 60, "h": 3600}[duration[-1]]
+
+
+def test_config_map_holds_only_settings_the_server_reads_with_valid_values(
+    base: list[Obj],
+) -> None:
+    config = pytest.importorskip("service.config")
+    data = _config(base)
+    known = {config.ENV_PREFIX + f.upper() for f in config.Settings.__dataclass_fields__}
+    unknown = set(data) - known - PENDING_SETTINGS - {"PROMETHEUS_MULTIPROC_DIR"}
+    assert unknown == set()
+    config.Settings.from_args(argparse.Namespace(), environ=data)
+
+
+def test_tls_overlay_moves_probes_to_a_plaintext_health_port(tls: list[Obj]) -> None:
+    container = _container(tls)
+    data = _config(tls)
+    health_port = int(data["HANDEVAL_HEALTH_PORT"])
+    assert health_port != int(data["HANDEVAL_PORT"])
+    assert _ports(container)["health"] == health_port
+    for name in ("readinessProbe", "livenessProbe", "startupProbe"):
+        assert container[name]["grpc"]["port"] == health_port, name
+    assert container["readinessProbe"]["grpc"]["service"] == READINESS_SERVICE
+    for service in (o for o in tls if o["kind"] == "Service"):
+        assert health_port not in {p["port"] for p in service["spec"]["ports"]}
+
+
+def test_tls_overlay_reads_its_files_from_the_mounted_secret(tls: list[Obj]) -> None:
+    pod = _one(tls, "Deployment")["spec"]["template"]["spec"]
+    data = _config(tls)
+    mounts = {m["name"]: m for m in _container(tls)["volumeMounts"]}
+    secret_volumes = {v["name"]: v["secret"] for v in pod["volumes"] if "secret" in v}
+    [(name, secret)] = secret_volumes.items()
+    assert mounts[name]["readOnly"] is True
+    directory = mounts[name]["mountPath"].rstrip("/") + "/"
+    for key in ("HANDEVAL_TLS_CERT", "HANDEVAL_TLS_KEY", "HANDEVAL_TLS_CLIENT_CA"):
+        assert data[key].startswith(directory), key
+    assert secret["secretName"]
+    assert _container(tls)["securityContext"]["readOnlyRootFilesystem"] is True

@@ -1,0 +1,297 @@
+"""Metrics: go-grpc-prometheus names, labels and Go-spelled codes; each stream message
+counted; the service's own ``handeval_*``; and the real ``/metrics`` of a 2-worker server
+summing both workers after a known set of calls."""
+
+from __future__ import annotations
+
+import time
+import urllib.request
+from collections.abc import Callable, Iterator
+from concurrent import futures
+from typing import TYPE_CHECKING, NamedTuple
+
+import grpc
+import pytest
+from prometheus_client import CollectorRegistry
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
+from service.servicer import HandEvaluatorServicer
+
+if TYPE_CHECKING:
+    from conftest import ServerProcess
+
+SERVICE = "handeval.v1.HandEvaluator"
+POKER = pb.GAME_POKER_HIGH
+GOOD = pb.EvaluateRequest(game=POKER, hand=["Ah", "Kh"], table=["Qh", "Jh", "Th"])
+BAD = pb.EvaluateRequest(game=POKER, hand=["Zz", "Kh"], table=["Qh", "Jh", "Th"])
+GO_SPELLING = [
+    "OK",
+    "Canceled",
+    "Unknown",
+    "InvalidArgument",
+    "DeadlineExceeded",
+    "NotFound",
+    "AlreadyExists",
+    "PermissionDenied",
+    "ResourceExhausted",
+    "FailedPrecondition",
+    "Aborted",
+    "OutOfRange",
+    "Unimplemented",
+    "Internal",
+    "Unavailable",
+    "DataLoss",
+    "Unauthenticated",
+]
+"""Go's codes.Code.String() of codes 0-16, from google.golang.org/grpc/codes."""
+
+Samples = dict[tuple[str, frozenset[tuple[str, str]]], float]
+
+
+def samples_of(text: str) -> Samples:
+    """Every sample of a /metrics page, keyed by (name, labels)."""
+    return {
+        (s.name, frozenset(s.labels.items())): s.value
+        for family in text_string_to_metric_families(text)
+        for s in family.samples
+    }
+
+
+def value(samples: Samples, name: str, **labels: str) -> float:
+    """A sample's value; 0 for a series that is not there."""
+    return samples.get((name, frozenset(labels.items())), 0.0)
+
+
+def rpc(method: str, kind: str = "unary") -> dict[str, str]:
+    return {"grpc_type": kind, "grpc_service": SERVICE, "grpc_method": method}
+
+
+def scrape(port: int) -> Samples:
+    opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+    with opener.open(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+        return samples_of(reply.read().decode())
+
+
+def scrape_until(port: int, ready: Callable[[Samples], bool], timeout: float = 10.0) -> Samples:
+    """Scrape until ``ready(samples)`` (bounded); the last scrape either way."""
+    deadline = time.monotonic() + timeout
+    samples = scrape(port)
+    while not ready(samples) and time.monotonic() < deadline:
+        time.sleep(0.1)
+        samples = scrape(port)
+    return samples
+
+
+def wait_for_lines(server: ServerProcess, event: str, count: int, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while len(server.named(event)) < count:
+        assert time.monotonic() < deadline, f"fewer than {count} {event!r} lines: {server.events}"
+        assert server.process.poll() is None, server.events
+        time.sleep(0.05)
+
+
+def call_error(call: Callable[[], object]) -> grpc.StatusCode:
+    with pytest.raises(grpc.RpcError) as caught:
+        call()
+    code: grpc.StatusCode = caught.value.code()
+    return code
+
+
+def test_codes_are_spelled_as_go_spells_them() -> None:
+    assert [GO_CODES[code] for code in sorted(grpc.StatusCode, key=lambda c: c.value[0])] == (
+        GO_SPELLING
+    )
+
+
+def test_grpc_type_names_the_four_shapes_as_go_does() -> None:
+    assert grpc_type(False, False) == "unary"
+    assert grpc_type(True, False) == "client_stream"
+    assert grpc_type(False, True) == "server_stream"
+    assert grpc_type(True, True) == "bidi_stream"
+
+
+def test_game_labels_are_the_enum_names_without_prefix() -> None:
+    assert GAMES[POKER] == "poker_high"
+    assert GAMES[pb.GAME_THREE_THIRTY_THREE] == "three_thirty_three"
+    assert GAMES[pb.GAME_UNSPECIFIED] == "unspecified"
+
+
+class InProcess(NamedTuple):
+    registry: CollectorRegistry
+    stub: pb_grpc.HandEvaluatorStub
+    channel: grpc.Channel
+
+
+@pytest.fixture
+def in_process() -> Iterator[InProcess]:
+    """The real servicer behind the interceptor in this process, with its own registry."""
+    registry = CollectorRegistry()
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=4),
+        interceptors=(MetricsInterceptor(Instruments(registry)),),
+        options=(("grpc.so_reuseport", 0),),
+    )
+    pb_grpc.add_HandEvaluatorServicer_to_server(HandEvaluatorServicer(max_batch_hands=10), server)
+    port = server.add_insecure_port("127.0.0.1:0")
+    server.start()
+    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+        yield InProcess(registry, pb_grpc.HandEvaluatorStub(channel), channel)
+    server.stop(None).wait()
+
+
+def test_every_evaluator_method_starts_at_zero_with_code_ok(
+    in_process: InProcess,
+) -> None:
+    registry, _, _ = in_process
+    kinds = {"EvaluateStream": "bidi_stream"}
+    for method in ("Evaluate", "EvaluateStream", "EvaluateBatch", "Showdown", "ListGames"):
+        labels = rpc(method, kinds.get(method, "unary"))
+        assert registry.get_sample_value("grpc_server_started_total", labels) == 0
+        assert (
+            registry.get_sample_value("grpc_server_handled_total", {**labels, "grpc_code": "OK"})
+            == 0
+        )
+        assert registry.get_sample_value("grpc_server_handling_seconds_count", labels) == 0
+
+
+def test_a_unary_call_counts_one_message_each_way_and_code_ok(
+    in_process: InProcess,
+) -> None:
+    registry, stub, _ = in_process
+    stub.Evaluate(GOOD)
+    stub.Evaluate(GOOD)
+    labels = rpc("Evaluate")
+    assert registry.get_sample_value("grpc_server_started_total", labels) == 2
+    assert registry.get_sample_value("grpc_server_msg_received_total", labels) == 2
+    assert registry.get_sample_value("grpc_server_msg_sent_total", labels) == 2
+    assert (
+        registry.get_sample_value("grpc_server_handled_total", {**labels, "grpc_code": "OK"}) == 2
+    )
+    assert registry.get_sample_value("grpc_server_handling_seconds_count", labels) == 2
+
+
+def test_an_aborted_call_is_handled_with_its_go_code_and_sends_nothing(
+    in_process: InProcess,
+) -> None:
+    registry, stub, _ = in_process
+    assert call_error(lambda: stub.Evaluate(BAD)) == grpc.StatusCode.INVALID_ARGUMENT
+    too_big = pb.EvaluateBatchRequest(game=POKER, hands=bytes(range(7)) * 11, hand_size=7)
+    assert call_error(lambda: stub.EvaluateBatch(too_big)) == grpc.StatusCode.RESOURCE_EXHAUSTED
+    handled = "grpc_server_handled_total"
+    evaluate, batch = rpc("Evaluate"), rpc("EvaluateBatch")
+    assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "InvalidArgument"}) == 1
+    assert registry.get_sample_value(handled, {**batch, "grpc_code": "ResourceExhausted"}) == 1
+    assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "OK"}) == 0
+    assert registry.get_sample_value("grpc_server_msg_received_total", evaluate) == 1
+    assert registry.get_sample_value("grpc_server_msg_sent_total", evaluate) == 0
+    assert registry.get_sample_value("grpc_server_handling_seconds_count", batch) == 1
+
+
+def test_a_stream_counts_each_message_and_one_handled_call(
+    in_process: InProcess,
+) -> None:
+    registry, stub, _ = in_process
+    replies = list(stub.EvaluateStream(iter([GOOD, BAD, GOOD, GOOD, GOOD])))
+    assert len(replies) == 5
+    labels = rpc("EvaluateStream", "bidi_stream")
+    assert registry.get_sample_value("grpc_server_started_total", labels) == 1
+    assert registry.get_sample_value("grpc_server_msg_received_total", labels) == 5
+    assert registry.get_sample_value("grpc_server_msg_sent_total", labels) == 5
+    assert (
+        registry.get_sample_value("grpc_server_handled_total", {**labels, "grpc_code": "OK"}) == 1
+    )
+
+
+def test_an_unknown_method_is_left_to_grpc(
+    in_process: InProcess,
+) -> None:
+    registry, _, channel = in_process
+    missing = channel.unary_unary(f"/{SERVICE}/Missing")
+    assert call_error(lambda: missing(b"")) == grpc.StatusCode.UNIMPLEMENTED
+    assert registry.get_sample_value("grpc_server_started_total", rpc("Missing")) is None
+
+
+def test_two_workers_metrics_page_sums_both_after_known_calls(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--workers", "2", "--metrics-port", "0", "--max-batch-hands", "10")
+    wait_for_lines(server, "ready", 2)
+    port = int(server.wait_for_event("metrics")["port"])
+    batch = pb.EvaluateBatchRequest(
+        game=POKER, hands=b"".join(bytes(range(i, i + 7)) for i in range(0, 35, 7)), hand_size=7
+    )
+    too_big = pb.EvaluateBatchRequest(game=POKER, hands=bytes(range(7)) * 11, hand_size=7)
+    for _ in range(3):  # a channel per call: calls land on either worker
+        with grpc.insecure_channel(server.target) as channel:
+            stub = pb_grpc.HandEvaluatorStub(channel)
+            stub.Evaluate(GOOD, timeout=10)
+            assert len(list(stub.EvaluateStream(iter([GOOD, BAD, GOOD, GOOD]), timeout=10))) == 4
+            assert len(stub.EvaluateBatch(batch, timeout=10).strength) == 5
+            assert call_error(lambda: stub.Evaluate(BAD, timeout=10)) == (  # noqa: B023
+                grpc.StatusCode.INVALID_ARGUMENT
+            )
+            assert call_error(lambda: stub.EvaluateBatch(too_big, timeout=10)) == (  # noqa: B023
+                grpc.StatusCode.RESOURCE_EXHAUSTED
+            )
+
+    handled = "grpc_server_handled_total"
+    evaluate, batched = rpc("Evaluate"), rpc("EvaluateBatch")
+    streamed = rpc("EvaluateStream", "bidi_stream")
+    s = scrape_until(
+        port, lambda s: value(s, handled, **batched, grpc_code="ResourceExhausted") >= 3
+    )
+    assert value(s, "grpc_server_started_total", **evaluate) == 6
+    assert value(s, handled, **evaluate, grpc_code="OK") == 3
+    assert value(s, handled, **evaluate, grpc_code="InvalidArgument") == 3
+    assert value(s, "grpc_server_msg_received_total", **evaluate) == 6
+    assert value(s, "grpc_server_msg_sent_total", **evaluate) == 3
+    assert value(s, "grpc_server_handling_seconds_count", **evaluate) == 6
+    assert value(s, "grpc_server_handling_seconds_bucket", **evaluate, le="+Inf") == 6
+    assert value(s, "grpc_server_started_total", **streamed) == 3
+    assert value(s, "grpc_server_msg_received_total", **streamed) == 12
+    assert value(s, "grpc_server_msg_sent_total", **streamed) == 12
+    assert value(s, handled, **streamed, grpc_code="OK") == 3
+    assert value(s, handled, **batched, grpc_code="OK") == 3
+    assert value(s, handled, **batched, grpc_code="ResourceExhausted") == 3
+    assert value(s, handled, **rpc("Showdown"), grpc_code="OK") == 0  # present at zero
+
+    game = {"game": "poker_high"}
+    assert value(s, "handeval_hands_evaluated_total", **game) == 3 * (1 + 3 + 5)
+    assert value(s, "handeval_evaluation_errors_total", **game, reason="invalid_argument") == 6
+    assert value(s, "handeval_evaluation_errors_total", **game, reason="resource_exhausted") == 3
+    assert value(s, "handeval_batch_size_hands_count", **game) == 3
+    assert value(s, "handeval_batch_size_hands_sum", **game) == 15
+    assert value(s, "handeval_evaluation_seconds_count", **game) == 3 + 9 + 3
+    assert value(s, "handeval_workers") == 2
+    assert value(s, "handeval_worker_restarts_total") == 0
+    assert value(s, "handeval_build_info", version=server.named("start")[0]["version"]) == 1
+    assert value(s, "handeval_table_build_seconds", table="poker.unsuited_classes") > 0
+    assert server.stop() == 0
+
+
+def test_one_worker_serves_its_own_metrics_from_memory(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--workers", "1", "--metrics-port", "0")
+    metrics_line = server.wait_for_event("metrics")
+    assert metrics_line["pid"] == server.pid
+    with grpc.insecure_channel(server.target) as channel:
+        pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
+    s = scrape(int(metrics_line["port"]))
+    assert value(s, "grpc_server_handled_total", **rpc("Evaluate"), grpc_code="OK") == 1
+    assert value(s, "handeval_hands_evaluated_total", game="poker_high") == 1
+    assert value(s, "handeval_workers") == 1
+    assert ("handeval_worker_restarts_total", frozenset()) in s
+    assert not server.named("workers")
+    assert server.stop() == 0
+
+
+def test_metrics_off_serves_no_metrics_page(launch_server: Callable[..., ServerProcess]) -> None:
+    server = launch_server("--workers", "1", "--no-metrics")
+    with grpc.insecure_channel(server.target) as channel:
+        pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
+    assert not server.named("metrics")
+    assert server.stop() == 0

@@ -1,0 +1,104 @@
+"""Several worker processes on one port: the port is reserved for them, a dead worker is
+replaced (logged and counted) while counting goes on, and SIGTERM stops them all."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import grpc
+import pytest
+from test_metrics import GOOD, rpc, scrape, scrape_until, value, wait_for_lines
+
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.workers import reserve_port
+
+if TYPE_CHECKING:
+    from conftest import ServerProcess
+
+HANDLED_OK = ("grpc_server_handled_total", {**rpc("Evaluate"), "grpc_code": "OK"})
+
+
+def evaluate_on_new_channels(target: str, calls: int) -> None:
+    """``calls`` Evaluate calls, each on its own connection (so on either worker)."""
+    for _ in range(calls):
+        with grpc.insecure_channel(target) as channel:
+            pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
+
+
+def is_running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def test_a_reserved_port_is_shared_by_reuseport_listeners() -> None:
+    with reserve_port("127.0.0.1", 0) as port:
+        assert port > 0
+        listeners = []
+        for _ in range(2):
+            listener = socket.socket()
+            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            listener.bind(("127.0.0.1", port))
+            listener.listen()
+            listeners.append(listener)
+        for listener in listeners:
+            listener.close()
+
+
+def test_a_port_with_a_listener_is_refused() -> None:
+    with socket.socket() as taken:
+        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        with pytest.raises(OSError), reserve_port("127.0.0.1", taken.getsockname()[1]):
+            pass
+
+
+def test_a_killed_worker_is_restarted_logged_and_counting_goes_on(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--workers", "2", "--metrics-port", "0")
+    wait_for_lines(server, "ready", 2)
+    port = int(server.wait_for_event("metrics")["port"])
+    evaluate_on_new_channels(server.target, 4)
+    victim, survivor = server.wait_for_event("workers")["workers"]
+
+    os.kill(victim, signal.SIGKILL)
+    restart = server.wait_for_event("worker_restart", timeout=20)
+    assert restart["pid"] == victim
+    assert restart["died"] == "signal SIGKILL"
+    assert restart["level"] == "warning"
+    assert is_running(restart["new_pid"]) and is_running(survivor)
+    wait_for_lines(server, "ready", 3)
+
+    evaluate_on_new_channels(server.target, 4)
+    s = scrape_until(port, lambda s: value(s, HANDLED_OK[0], **HANDLED_OK[1]) >= 8)
+    assert value(s, HANDLED_OK[0], **HANDLED_OK[1]) == 8
+    assert value(s, "handeval_worker_restarts_total") == 1
+    assert value(s, "handeval_workers") == 2
+    assert server.stop() == 0
+
+
+def test_sigterm_drains_every_worker_and_the_parent_exits_0(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--workers", "2", "--metrics-port", "0")
+    wait_for_lines(server, "ready", 2)
+    workers = server.wait_for_event("workers")["workers"]
+    port = int(server.wait_for_event("metrics")["port"])
+    assert value(scrape(port), "handeval_workers") == 2
+
+    assert server.stop(signal.SIGTERM) == 0
+    assert len(server.named("draining")) == 3  # the parent and each worker
+    assert [line for line in server.named("stop") if line.get("clean")]
+    deadline = time.monotonic() + 5
+    while any(is_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(is_running(pid) for pid in workers)
