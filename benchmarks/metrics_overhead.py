@@ -4,7 +4,9 @@ Three real servers (``python -m service``) run side by side on 127.0.0.1: one wo
 metrics on, one worker with ``--no-metrics``, two workers with metrics on. Each round
 measures every server in turn for a fixed time, so drift (thermal, neighbours) touches all
 of them alike; the medians over the rounds are reported, with the on/off ratio (the issue
-asks for a cost under 5%: ratio >= 0.95).
+asks for a cost under 5%: ratio >= 0.95). Beside the rates, each window also records the
+servers' CPU time per request (Linux /proc, the process and its workers): on a busy machine
+throughput swings with the neighbours' load, CPU per request far less.
 
 The load comes from client *processes* (spawned, each with its own GIL), each running
 threads with a channel (one TCP connection) apiece, calls back to back. Clients and servers
@@ -91,9 +93,7 @@ def client(target: str, threads: int, start: Event, seconds: float, out: Any) ->
 
     start.wait()
     began = time.perf_counter()
-    workers = [
-        threading.Thread(target=hammer, args=(i, began + seconds)) for i in range(threads)
-    ]
+    workers = [threading.Thread(target=hammer, args=(i, began + seconds)) for i in range(threads)]
     for worker in workers:
         worker.start()
     for worker in workers:
@@ -103,8 +103,22 @@ def client(target: str, threads: int, start: Event, seconds: float, out: Any) ->
         channel.close()
 
 
-def measure(port: int, clients: int, threads: int, seconds: float) -> float:
-    """Requests per second over all client processes."""
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process and its children (Linux /proc)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # the process ended meanwhile
+        if stat.parent.name == str(pid) or fields[1] == str(pid):
+            ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def measure(pid: int, port: int, clients: int, threads: int, seconds: float) -> tuple[float, float]:
+    """Requests per second over all client processes, and the server's CPU microseconds
+    per request."""
     context = multiprocessing.get_context("spawn")
     start, out = context.Event(), context.Queue()
     processes = [
@@ -114,11 +128,14 @@ def measure(port: int, clients: int, threads: int, seconds: float) -> float:
     for process in processes:
         process.start()
     time.sleep(1.5)  # the clients import grpc and connect before the clock starts
+    cpu_before = cpu_seconds(pid)
     start.set()
     results: list[tuple[int, float]] = [out.get(timeout=seconds + 60) for _ in processes]
+    cpu = cpu_seconds(pid) - cpu_before
     for process in processes:
         process.join()
-    return sum(calls for calls, _ in results) / max(elapsed for _, elapsed in results)
+    calls = sum(done for done, _ in results)
+    return calls / max(elapsed for _, elapsed in results), 1e6 * cpu / max(calls, 1)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -130,25 +147,34 @@ def main(argv: list[str] | None = None) -> int:
     options = parser.parse_args(argv)
     servers = {name: start_server(args) for name, args in SERVERS.items()}
     rates: dict[str, list[float]] = {name: [] for name in SERVERS}
+    costs: dict[str, list[float]] = {name: [] for name in SERVERS}
     try:
         for round_ in range(options.rounds):
             order = list(SERVERS) if round_ % 2 == 0 else list(reversed(SERVERS))
             for name in order:
-                rate = measure(servers[name][1], options.clients, options.threads, options.seconds)
+                process, port = servers[name]
+                rate, cost = measure(
+                    process.pid, port, options.clients, options.threads, options.seconds
+                )
                 rates[name].append(rate)
-                print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s", flush=True)
+                costs[name].append(cost)
+                print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s, "
+                      f"{cost:,.0f} server CPU us/req", flush=True)  # fmt: skip
     finally:
         for process, _ in servers.values():
             process.terminate()
             process.wait(30)
     medians = {name: statistics.median(values) for name, values in rates.items()}
+    cpu = {name: statistics.median(values) for name, values in costs.items()}
     print(f"\nmedians of {options.rounds} rounds, {options.seconds:g} s each, "
           f"{options.clients} client processes x {options.threads} channels, "
           f"{os.cpu_count()} CPUs:")  # fmt: skip
     for name, median in medians.items():
-        print(f"  {name}: {median:,.0f} req/s")
+        print(f"  {name}: {median:,.0f} req/s, {cpu[name]:,.0f} server CPU us/req")
     ratio = medians["metrics on, 1 worker"] / medians["metrics off, 1 worker"]
-    print(f"  metrics on/off ratio: {ratio:.3f} (cost {100 * (1 - ratio):.1f}%)")
+    print(f"  metrics on/off throughput ratio: {ratio:.3f} (cost {100 * (1 - ratio):.1f}%)")
+    cpu_ratio = cpu["metrics on, 1 worker"] / cpu["metrics off, 1 worker"]
+    print(f"  metrics on/off server CPU per request: {cpu_ratio:.3f}")
     two = medians["metrics on, 2 workers"] / medians["metrics on, 1 worker"]
     print(f"  2 workers / 1 worker: {two:.2f}x")
     return 0

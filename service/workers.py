@@ -37,6 +37,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from types import FrameType
+from wsgiref.simple_server import WSGIServer
 
 from service import metrics
 from service.config import Settings
@@ -94,7 +95,16 @@ def run_workers(
             metrics.clean_multiprocess_dir()
         with reserve_port(settings.host, settings.port) as port:
             before_fork()
-            return _supervise(replace(settings, port=port), worker, version, received)
+            http = None
+            if settings.metrics:
+                metrics.instruments(version)
+                try:
+                    http, _ = metrics.serve_metrics(settings.host, settings.metrics_port)
+                except OSError as error:
+                    message = f"cannot serve /metrics on port {settings.metrics_port}: {error}"
+                    log_event("error", logging.ERROR, message=message)
+                    return 1
+            return _supervise(replace(settings, port=port), worker, received, http)
     except OSError as error:
         log_event("error", logging.ERROR, message=f"cannot listen on {settings.address()}: {error}")
         return 1
@@ -104,15 +114,17 @@ def run_workers(
 
 
 def _supervise(
-    settings: Settings, worker: Callable[[Settings], int], version: str, received: list[int]
+    settings: Settings,
+    worker: Callable[[Settings], int],
+    received: list[int],
+    http: WSGIServer | None,
 ) -> int:
-    alive = {_fork(settings, worker): time.monotonic() for _ in range(settings.workers)}
-    counters = metrics.instruments(version) if settings.metrics else None
-    http = None
-    if settings.metrics:
-        http, metrics_port = metrics.serve_metrics(settings.host, settings.metrics_port)
-        log_event("metrics", host=settings.host, port=metrics_port, pid=os.getpid())
-    log_event("workers", port=settings.port, pid=os.getpid(), workers=sorted(alive))
+    alive = {_fork(settings, worker, http): time.monotonic() for _ in range(settings.workers)}
+    counters = metrics.instruments() if settings.metrics else None
+    log_event(
+        "workers", port=settings.port, metrics_port=http and http.server_port, pid=os.getpid(),
+        workers=sorted(alive),
+    )  # fmt: skip
     try:
         while not received:
             for pid in list(alive):
@@ -123,7 +135,7 @@ def _supervise(
                 metrics.mark_process_dead(pid)
                 if lived < QUICK_DEATH_SECONDS:
                     time.sleep(QUICK_DEATH_SECONDS)
-                new_pid = _fork(settings, worker)
+                new_pid = _fork(settings, worker, http)
                 alive[new_pid] = time.monotonic()
                 if counters:
                     counters.restarts.inc()
@@ -175,8 +187,9 @@ def _death(status: int) -> str:
     return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
 
 
-def _fork(settings: Settings, worker: Callable[[Settings], int]) -> int:
-    """Start one worker process running ``worker(settings)``; its pid."""
+def _fork(settings: Settings, worker: Callable[[Settings], int], http: WSGIServer | None) -> int:
+    """Start one worker process running ``worker(settings)``; its pid. The parent's
+    ``/metrics`` socket is closed in it, so a draining orphan does not hold that port."""
     parent = os.getpid()
     pid = os.fork()
     if pid:
@@ -185,6 +198,8 @@ def _fork(settings: Settings, worker: Callable[[Settings], int]) -> int:
     try:
         for stop_signal in STOP_SIGNALS:
             signal.signal(stop_signal, signal.SIG_DFL)
+        if http is not None:
+            http.socket.close()
         metrics.forget_parent()
         threading.Thread(target=_drain_when_orphaned, args=(parent,), daemon=True).start()
         code = worker(settings)

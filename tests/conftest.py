@@ -2,8 +2,8 @@
 
 ``server`` is one server for the whole session (read-only tests share it); ``launch_server``
 starts a fresh one for a test that must own it (drain, settings, memory), and stops it
-afterwards. Each is ``python -m service serve --host 127.0.0.1 --port 0``; the port is read
-from its ``ready`` JSON log line, then health is checked SERVING.
+afterwards. Each is ``python -m service serve --host 127.0.0.1 --port 0 --metrics-port 0``;
+the port is read from its ``ready`` JSON log line, then health is checked SERVING.
 """
 
 from __future__ import annotations
@@ -125,10 +125,10 @@ def serve_command(*args: str) -> list[str]:
 def start_server(
     *args: str, env: dict[str, str] | None = None, wait_ready: bool = True
 ) -> ServerProcess:
-    """Start ``handeval serve --host 127.0.0.1 --port 0 *args``; with ``wait_ready``, return
-    once it has logged ``ready`` and health answers SERVING."""
+    """Start ``handeval serve --host 127.0.0.1 --port 0 --metrics-port 0 *args`` (later flags
+    win); with ``wait_ready``, return once it has logged ``ready`` and health says SERVING."""
     process = subprocess.Popen(
-        serve_command("--host", "127.0.0.1", "--port", "0", *args),
+        serve_command("--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", *args),
         cwd=ROOT,
         env=server_env(env),
         stdin=subprocess.DEVNULL,

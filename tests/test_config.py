@@ -5,16 +5,11 @@ from __future__ import annotations
 import argparse
 import subprocess
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 import pytest
 
 from service.config import SettingError, Settings, add_serve_arguments
-
-if TYPE_CHECKING:
-    from conftest import ServerProcess
-
-from conftest import ROOT, serve_command, server_env
+from tests.conftest import ROOT, ServerProcess, serve_command, server_env
 
 
 def settings(argv: list[str], env: dict[str, str] | None = None) -> Settings:

@@ -93,6 +93,14 @@ def wait_for_lines(server: ServerProcess, event: str, count: int, timeout: float
         time.sleep(0.05)
 
 
+def metrics_port(server: ServerProcess) -> int:
+    """The /metrics port: in the parent's ``workers`` line, or a single server's ``start``."""
+    line = server.wait_for_event("workers" if server.named("workers") else "start")
+    if line.get("metrics_port") is None:
+        line = server.wait_for_event("workers")
+    return int(line["metrics_port"])
+
+
 def call_error(call: Callable[[], object]) -> grpc.StatusCode:
     with pytest.raises(grpc.RpcError) as caught:
         call()
@@ -219,7 +227,7 @@ def test_two_workers_metrics_page_sums_both_after_known_calls(
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0", "--max-batch-hands", "10")
     wait_for_lines(server, "ready", 2)
-    port = int(server.wait_for_event("metrics")["port"])
+    port = metrics_port(server)
     batch = pb.EvaluateBatchRequest(
         game=POKER, hands=b"".join(bytes(range(i, i + 7)) for i in range(0, 35, 7)), hand_size=7
     )
@@ -276,11 +284,11 @@ def test_one_worker_serves_its_own_metrics_from_memory(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--workers", "1", "--metrics-port", "0")
-    metrics_line = server.wait_for_event("metrics")
-    assert metrics_line["pid"] == server.pid
+    start = server.wait_for_event("start")
+    assert start["pid"] == server.pid
     with grpc.insecure_channel(server.target) as channel:
         pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
-    s = scrape(int(metrics_line["port"]))
+    s = scrape(int(start["metrics_port"]))
     assert value(s, "grpc_server_handled_total", **rpc("Evaluate"), grpc_code="OK") == 1
     assert value(s, "handeval_hands_evaluated_total", game="poker_high") == 1
     assert value(s, "handeval_workers") == 1
@@ -293,5 +301,5 @@ def test_metrics_off_serves_no_metrics_page(launch_server: Callable[..., ServerP
     server = launch_server("--workers", "1", "--no-metrics")
     with grpc.insecure_channel(server.target) as channel:
         pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
-    assert not server.named("metrics")
+    assert server.wait_for_event("start")["metrics_port"] is None
     assert server.stop() == 0

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import pytest
-from test_metrics import BAD, GOOD, wait_for_lines
+from test_metrics import BAD, GOOD, metrics_port, wait_for_lines
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
@@ -101,7 +101,7 @@ def test_prometheus_sees_exactly_the_evaluate_calls_made(
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0")
     wait_for_lines(server, "ready", 2)
-    api = prometheus(int(server.wait_for_event("metrics")["port"]))
+    api = prometheus(metrics_port(server))
     good, bad = 7, 2
     for index in range(good + bad):
         with grpc.insecure_channel(server.target) as channel:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
 
 import grpc
 import pytest
@@ -18,16 +17,14 @@ from hypothesis import strategies as st
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-
-if TYPE_CHECKING:
-    from conftest import ServerProcess
+from tests.conftest import ServerProcess, start_server
 
 METHODS = ("Evaluate", "EvaluateStream", "EvaluateBatch", "Showdown", "ListGames")
 PROPER = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT}
 RAW_CALLS_PER_METHOD = 600
 EXAMPLES = 300
-RSS_GROWTH_LIMIT_KIB = 64 * 1024
-"""Generous: the allocator keeps freed arenas; a leak per call would pass this in thousands."""
+RSS_GROWTH_LIMIT_KIB = 16 * 1024
+"""Generous: measured growth over these rounds is about 1-2 MiB (VmRSS ~75 MiB)."""
 
 CARDS = [r + s for r in "23456789TJQKA" for s in "cdhs"] + ["X1", "X2", "10d", "q♠"]
 card_texts = st.one_of(st.sampled_from(CARDS), st.text(max_size=6), st.just(""))
@@ -83,8 +80,6 @@ FUZZ = settings(
 @pytest.fixture(scope="module")
 def own_server() -> Iterator[ServerProcess]:
     """A server only these tests use, so its memory is theirs to measure."""
-    from conftest import start_server
-
     running = start_server()
     yield running
     assert not running.named("error"), running.named("error")
@@ -227,7 +222,7 @@ def test_memory_stays_bounded_under_repeated_hostile_traffic(
     rng = random.Random(7)
 
     def round_of_traffic() -> None:
-        for _ in range(300):
+        for _ in range(150):
             for call in calls:
                 call(_random_bytes(rng))
             try:

@@ -9,7 +9,7 @@ import signal
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import grpc
 import pytest
@@ -32,9 +32,7 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.logs import JsonLines
 from service.server import SERVICE_NAME, build_server, mark_draining, mark_serving, new_health
-
-if TYPE_CHECKING:
-    from conftest import ServerProcess
+from tests.conftest import ServerProcess
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
@@ -452,12 +450,9 @@ def test_a_message_over_the_byte_limit_is_resource_exhausted(
     assert str(limit) in error.details()
 
 
-@pytest.mark.parametrize("timeout", [-1.0, 1e-4])
-def test_a_call_past_its_deadline_is_deadline_exceeded(
-    stub: pb_grpc.HandEvaluatorStub, timeout: float
-) -> None:
+def test_a_call_past_its_deadline_is_deadline_exceeded(stub: pb_grpc.HandEvaluatorStub) -> None:
     with pytest.raises(grpc.RpcError) as caught:
-        stub.Evaluate(evaluate_request(Game.POKER_HIGH), timeout=timeout)
+        stub.Evaluate(evaluate_request(Game.POKER_HIGH), timeout=-1.0)
     assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
     assert stub.Evaluate(evaluate_request(Game.POKER_HIGH), timeout=10).strength > 0
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import grpc
 import pytest
-from test_metrics import GOOD, rpc, scrape, scrape_until, value, wait_for_lines
+from test_metrics import GOOD, metrics_port, rpc, scrape, scrape_until, value, wait_for_lines
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.workers import reserve_port
@@ -66,7 +66,7 @@ def test_a_killed_worker_is_restarted_logged_and_counting_goes_on(
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0")
     wait_for_lines(server, "ready", 2)
-    port = int(server.wait_for_event("metrics")["port"])
+    port = metrics_port(server)
     evaluate_on_new_channels(server.target, 4)
     victim, survivor = server.wait_for_event("workers")["workers"]
 
@@ -92,7 +92,7 @@ def test_sigterm_drains_every_worker_and_the_parent_exits_0(
     server = launch_server("--workers", "2", "--metrics-port", "0")
     wait_for_lines(server, "ready", 2)
     workers = server.wait_for_event("workers")["workers"]
-    port = int(server.wait_for_event("metrics")["port"])
+    port = metrics_port(server)
     assert value(scrape(port), "handeval_workers") == 2
 
     assert server.stop(signal.SIGTERM) == 0

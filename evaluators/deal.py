@@ -1,0 +1,121 @@
+"""A seeded dealer: random hands every game accepts, for load generators and benchmarks.
+
+``deal(game, count, seed)`` shuffles a fresh deck for each of ``count`` rows and deals a
+table and a hand from it, honouring the game's registry entry: hand and table sizes,
+jokers (NotPoker's 54-card deck), table ranks all different (the discard games' dealer
+replaces a pairing table card), and hand + table within the game's card limits (Poker
+high). So each row passes validation as a single hand and the whole deal as one packed
+batch. The same (game, count, seed, sizes) always deals the same cards; each game draws
+from its own stream of the seed.
+
+Hands are drawn uniformly from the deck left after the table; nothing is filtered for
+being interesting, so rare categories (straight flushes, tonks) are as rare as at a table.
+Tonk table spreads are not dealt (a batch carries none).
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import DECK_SIZE, RANKS, SUITS
+from evaluators.inputs import Cards, Game
+from evaluators.registry import GAMES, GameRules
+
+Matrix = npt.NDArray[np.uint8]
+
+
+@dataclass(frozen=True)
+class Deal:
+    """``count`` valid rows of one game: ``hands`` (count, hand_size) and ``tables``
+    (count, table_size) card ids, row i of each dealt from the same deck."""
+
+    game: Game
+    hands: Matrix
+    tables: Matrix
+
+    def __len__(self) -> int:
+        return int(self.hands.shape[0])
+
+    @property
+    def hand_size(self) -> int:
+        return int(self.hands.shape[1])
+
+    @property
+    def table_size(self) -> int:
+        return int(self.tables.shape[1])
+
+    def row(self, index: int) -> tuple[Cards, Cards]:
+        """Row ``index`` as (hand, table) tuples of ids, as a single evaluation takes them."""
+        hand: Cards = tuple(int(c) for c in self.hands[index])
+        table: Cards = tuple(int(c) for c in self.tables[index])
+        return hand, table
+
+
+def default_sizes(rules: GameRules) -> tuple[int, int]:
+    """(hand size, table size) of a full deal: the largest hand, then the largest table
+    that keeps hand + table within the game's card limit (Poker high: 7 + 0)."""
+    hand = rules.hand_max
+    table = max(rules.table_min, min(rules.table_max, rules.cards_max - hand))
+    return hand, table
+
+
+def check_sizes(rules: GameRules, hand_size: int, table_size: int) -> None:
+    """Raises ValueError, for people, unless the game accepts this hand and table size."""
+    if not rules.hand_min <= hand_size <= rules.hand_max:
+        raise ValueError(
+            f"{rules.name} hands hold {rules.hand_min}-{rules.hand_max} cards, not {hand_size}"
+        )
+    if not rules.table_min <= table_size <= rules.table_max:
+        raise ValueError(
+            f"{rules.name} tables hold {rules.table_min}-{rules.table_max} cards, "
+            f"not {table_size}"
+        )
+    if not rules.cards_min <= hand_size + table_size <= rules.cards_max:
+        raise ValueError(
+            f"{rules.name} takes {rules.cards_min}-{rules.cards_max} cards in hand and "
+            f"table together, not {hand_size + table_size}"
+        )
+    if rules.distinct_table_ranks and table_size > len(RANKS):
+        raise ValueError(f"a table of {table_size} cards cannot have all ranks different")
+
+
+def _distinct_rank_tables(rng: np.random.Generator, count: int, size: int) -> Matrix:
+    ranks = np.argsort(rng.random((count, len(RANKS))), axis=1)[:, :size]
+    suits = rng.integers(0, len(SUITS), size=(count, size))
+    tables: Matrix = (ranks * len(SUITS) + suits).astype(np.uint8)
+    return tables
+
+
+def deal(
+    game: Game,
+    count: int,
+    seed: int = 0,
+    hand_size: int | None = None,
+    table_size: int | None = None,
+) -> Deal:
+    """``count`` rows of valid (hand, table) for ``game``; sizes default to
+    ``default_sizes``. Raises ValueError for sizes the game does not accept."""
+    rules = GAMES[game]
+    default_hand, default_table = default_sizes(rules)
+    hand_size = default_hand if hand_size is None else hand_size
+    table_size = default_table if table_size is None else table_size
+    check_sizes(rules, hand_size, table_size)
+    if count < 0:
+        raise ValueError(f"cannot deal {count} hands")
+    rng = np.random.default_rng([seed, zlib.crc32(game.value.encode())])
+    deck_size = DECK_SIZE + (2 if rules.jokers else 0)
+    keys = rng.random((count, deck_size))
+    if rules.distinct_table_ranks:
+        tables = _distinct_rank_tables(rng, count, table_size)
+        np.put_along_axis(keys, tables.astype(np.intp), np.inf, axis=1)
+        hands: Matrix = np.argsort(keys, axis=1)[:, :hand_size].astype(np.uint8)
+    else:
+        shuffled = np.argsort(keys, axis=1).astype(np.uint8)
+        tables = np.ascontiguousarray(shuffled[:, :table_size])
+        hands = np.ascontiguousarray(shuffled[:, table_size : table_size + hand_size])
+    return Deal(game, hands, tables)
+

@@ -1,0 +1,495 @@
+"""The load generator behind ``handeval load``: closed-loop calls, always bounded.
+
+``run_load(LoadSpec(...)) -> LoadReport``. ``concurrency`` worker threads each keep one
+call in flight (``evaluate``: unary ``Evaluate``; ``stream``: one ``EvaluateStream`` per
+worker, one request at a time, each reply timed; ``batch``: ``EvaluateBatch`` of
+``batch_size`` hands) until ``requests`` calls have been made in all or ``duration_s``
+has passed, whichever comes first; a spec with neither is refused. A call in flight when
+time is up finishes (within ``timeout_s``) and counts.
+
+Requests are built before the clock starts from ``evaluators.deal`` (valid random hands
+of the game, seeded) and sent as pre-serialized bytes; unary and batch replies are not
+parsed either, since the status code is all the count needs. So the generator spends its
+time in gRPC, not in dealing or protobuf. ``bad_share`` of the requests carry a bad hand
+(a repeated card, or a card that does not exist); the server must refuse each with
+INVALID_ARGUMENT, and the report says exactly how many were sent (``bad_sent``). In a
+batch one bad hand refuses the whole batch, so there it is the share of bad batches.
+
+Channels come from ``service.client`` (its retry service config, client-side health
+checking, round_robin), so several targets share the calls. By default each worker has a
+channel and a connection of its own (``channels="worker"``; a local subchannel pool keeps
+gRPC from sharing one connection between equal channels): more throughput here than one
+shared channel, and, as with many clients, connections spread over the processes of a
+multi-process server. ``channels="shared"`` multiplexes every worker on one channel.
+"""
+
+from __future__ import annotations
+
+import enum
+import itertools
+import queue
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import grpc
+import numpy as np
+
+from evaluators.cards import card_text
+from evaluators.deal import Deal, deal
+from evaluators.inputs import Game
+from service.client import batch_request, channel_options, channel_target, evaluate_request
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+SERVICE = "/handeval.v1.HandEvaluator/"
+POOL_REQUESTS = 2048
+"""Distinct requests built before a run; calls cycle through them."""
+POOL_HANDS = 200_000
+"""At most this many hands dealt for a batch run's pool (batch size x pool requests)."""
+NOT_A_CARD_ID = 60
+"""A byte that is no card (52, 53 are jokers, 255 pads): a bad hand in a packed batch."""
+NOT_A_CARD_TEXT = "Zz"
+READY_TIMEOUT_S = 10.0
+
+_CODE_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
+
+
+class Rpc(enum.Enum):
+    """Which call the load makes."""
+
+    EVALUATE = "evaluate"
+    STREAM = "stream"
+    BATCH = "batch"
+
+
+class LoadError(Exception):
+    """The load could not run (no server reachable, a bad spec); one line for people."""
+
+
+@dataclass(frozen=True)
+class LoadSpec:
+    """What to send, where, and for how long. ``requests`` and ``duration_s`` bound the
+    run (whichever is reached first); at least one must be set."""
+
+    targets: tuple[str, ...]
+    rpc: Rpc = Rpc.EVALUATE
+    game: Game = Game.POKER_HIGH
+    concurrency: int = 8
+    batch_size: int = 100
+    """Hands per ``EvaluateBatch`` (other RPCs send one hand per request)."""
+    requests: int | None = None
+    duration_s: float | None = 10.0
+    bad_share: float = 0.0
+    """Share of requests (0-1) that carry a bad hand."""
+    seed: int = 0
+    timeout_s: float = 10.0
+    """Deadline of each unary call."""
+    channels: str = "worker"
+    """``worker``: a channel (and connection) per worker; ``shared``: one for all."""
+
+    def check(self) -> None:
+        """Raises LoadError, for people, for a spec that cannot run or would not end."""
+        if not self.targets:
+            raise LoadError("no target: give at least one host:port")
+        if self.requests is None and not self.duration_s:
+            raise LoadError("unbounded: give a number of requests or a duration (or both)")
+        if self.requests is not None and self.requests < 1:
+            raise LoadError(f"requests must be 1 or more, not {self.requests}")
+        if self.duration_s is not None and self.duration_s < 0:
+            raise LoadError(f"duration must be 0 or more seconds, not {self.duration_s}")
+        if self.concurrency < 1:
+            raise LoadError(f"concurrency must be 1 or more, not {self.concurrency}")
+        if self.batch_size < 1:
+            raise LoadError(f"batch size must be 1 or more, not {self.batch_size}")
+        if not 0.0 <= self.bad_share <= 1.0:
+            raise LoadError(f"bad share must be 0-1, not {self.bad_share}")
+        if self.channels not in ("worker", "shared"):
+            raise LoadError(f"channels must be worker or shared, not {self.channels!r}")
+
+    @property
+    def hands_per_request(self) -> int:
+        return self.batch_size if self.rpc is Rpc.BATCH else 1
+
+
+@dataclass(frozen=True)
+class Latency:
+    """Milliseconds from sending a request to its answer, over every request answered."""
+
+    p50: float
+    p90: float
+    p99: float
+    max: float
+    mean: float
+
+    @classmethod
+    def of(cls, seconds: Sequence[float]) -> Latency:
+        if not seconds:
+            return cls(0.0, 0.0, 0.0, 0.0, 0.0)
+        ms = np.asarray(seconds, dtype=np.float64) * 1000.0
+        p50, p90, p99 = np.percentile(ms, [50, 90, 99])
+        return cls(float(p50), float(p90), float(p99), float(ms.max()), float(ms.mean()))
+
+
+@dataclass(frozen=True)
+class LoadReport:
+    """What a run did. ``requests`` = sum of ``codes``; ``hands`` = requests x hands per
+    request; ``bad_sent`` of the requests carried a bad hand. Rates are per second of
+    ``elapsed_s``, from the first request to the last answer."""
+
+    spec: LoadSpec
+    requests: int
+    hands: int
+    bad_sent: int
+    elapsed_s: float
+    codes: dict[str, int]
+    """Requests by gRPC status code name (``OK``, ``INVALID_ARGUMENT``, ...)."""
+    latency_ms: Latency
+
+    @property
+    def ok(self) -> int:
+        return self.codes.get("OK", 0)
+
+    @property
+    def errors(self) -> int:
+        return self.requests - self.ok
+
+    @property
+    def requests_per_s(self) -> float:
+        return self.requests / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    @property
+    def hands_per_s(self) -> float:
+        return self.hands / self.elapsed_s if self.elapsed_s > 0 else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """The figures as JSON types (what ``--json`` writes)."""
+        spec = self.spec
+        return {
+            "targets": list(spec.targets),
+            "rpc": spec.rpc.value,
+            "game": spec.game.value,
+            "concurrency": spec.concurrency,
+            "batch_size": spec.hands_per_request,
+            "channels": spec.channels,
+            "bad_share": spec.bad_share,
+            "seed": spec.seed,
+            "requests": self.requests,
+            "ok": self.ok,
+            "errors": self.errors,
+            "bad_sent": self.bad_sent,
+            "hands": self.hands,
+            "elapsed_s": round(self.elapsed_s, 3),
+            "requests_per_s": round(self.requests_per_s, 1),
+            "hands_per_s": round(self.hands_per_s, 1),
+            "latency_ms": {k: round(v, 3) for k, v in vars(self.latency_ms).items()},
+            "codes": dict(sorted(self.codes.items())),
+        }
+
+
+@dataclass(frozen=True)
+class Progress:
+    """A running total, handed to ``run_load``'s ``progress`` about once a second."""
+
+    elapsed_s: float
+    requests: int
+    errors: int
+    requests_per_s: float
+    """Over the last interval."""
+
+
+# --- the requests ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Requests built before the run: ``payloads[i]`` is bad where ``bad[i]``."""
+
+    payloads: list[Any]
+    bad: list[bool]
+
+
+def _bad_positions(count: int, share: float, seed: int) -> list[bool]:
+    bad = np.zeros(count, dtype=np.bool_)
+    chosen = np.random.default_rng([seed, 1]).permutation(count)[: round(count * share)]
+    bad[chosen] = True
+    return [bool(b) for b in bad]
+
+
+def _spoiled_texts(hand: list[str], table: list[str], which: int) -> list[str]:
+    """A bad hand: every other one repeats a card, the rest hold a card that does not exist."""
+    hand = list(hand)
+    if which % 2 == 0 and (len(hand) > 1 or table):
+        hand[-1] = hand[0] if len(hand) > 1 else table[0]
+    else:
+        hand[-1] = NOT_A_CARD_TEXT
+    return hand
+
+
+def _evaluate_pool(spec: LoadSpec, count: int) -> tuple[list[pb.EvaluateRequest], list[bool]]:
+    dealt = deal(spec.game, count, spec.seed)
+    bad = _bad_positions(count, spec.bad_share, spec.seed)
+    requests = []
+    for index in range(count):
+        hand_ids, table_ids = dealt.row(index)
+        hand = [card_text(c) for c in hand_ids]
+        table = [card_text(c) for c in table_ids]
+        if bad[index]:
+            hand = _spoiled_texts(hand, table, index)
+        requests.append(evaluate_request(spec.game, hand, table, request_id=str(index)))
+    return requests, bad
+
+
+def _spoil_batch(dealt: Deal, rows: slice, which: int) -> tuple[np.ndarray, np.ndarray]:
+    hands = dealt.hands[rows].copy()
+    tables = dealt.tables[rows]
+    row = which % len(hands)
+    if which % 2 == 0 and dealt.hand_size > 1:
+        hands[row, -1] = hands[row, 0]
+    else:
+        hands[row, -1] = NOT_A_CARD_ID
+    return hands, tables
+
+
+def _batch_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:
+    size = spec.batch_size
+    dealt = deal(spec.game, count * size, spec.seed)
+    bad = _bad_positions(count, spec.bad_share, spec.seed)
+    payloads = []
+    for index in range(count):
+        rows = slice(index * size, (index + 1) * size)
+        if bad[index]:
+            hands, tables = _spoil_batch(dealt, rows, index)
+        else:
+            hands, tables = dealt.hands[rows], dealt.tables[rows]
+        payloads.append(batch_request(spec.game, hands, tables).SerializeToString())
+    return payloads, bad
+
+
+def build_pool(spec: LoadSpec) -> Pool:
+    """The requests a run cycles through (as bytes, or messages for a stream)."""
+    count = POOL_REQUESTS if spec.requests is None else min(POOL_REQUESTS, spec.requests)
+    if spec.rpc is Rpc.BATCH:
+        count = max(1, min(count, POOL_HANDS // spec.batch_size))
+        payloads, bad = _batch_pool(spec, count)
+        return Pool(list(payloads), bad)
+    requests, bad = _evaluate_pool(spec, count)
+    if spec.rpc is Rpc.STREAM:
+        return Pool(list(requests), bad)
+    return Pool([r.SerializeToString() for r in requests], bad)
+
+
+# --- the workers -----------------------------------------------------------------------
+
+
+@dataclass
+class Tally:
+    """One worker's counts; only its own thread writes them."""
+
+    done: int = 0
+    errors: int = 0
+    bad_sent: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+    latencies: list[float] = field(default_factory=list)
+
+    def count(self, code: str, seconds: float, bad: bool) -> None:
+        self.codes[code] += 1
+        self.latencies.append(seconds)
+        self.bad_sent += bad
+        self.errors += code != "OK"
+        self.done += 1
+
+
+@dataclass
+class Run:
+    """What the workers share: the pool, the bounds and the next request number."""
+
+    spec: LoadSpec
+    pool: Pool
+    deadline: float
+    stop: threading.Event = field(default_factory=threading.Event)
+    numbers: Iterator[int] = field(default_factory=itertools.count)
+
+    def next_index(self) -> int | None:
+        """The pool index of the next request, or None when the run is over."""
+        if self.stop.is_set() or time.perf_counter() >= self.deadline:
+            return None
+        number = next(self.numbers)
+        if self.spec.requests is not None and number >= self.spec.requests:
+            return None
+        return number % len(self.pool.payloads)
+
+
+def _unary_worker(run: Run, channel: grpc.Channel, method: str, tally: Tally) -> None:
+    call = channel.unary_unary(SERVICE + method)
+    timeout = run.spec.timeout_s
+    while (index := run.next_index()) is not None:
+        started = time.perf_counter()
+        try:
+            call(run.pool.payloads[index], timeout=timeout)
+            code = "OK"
+        except grpc.RpcError as error:
+            code = error.code().name
+        tally.count(code, time.perf_counter() - started, run.pool.bad[index])
+
+
+class _Feed:
+    """A stream's requests, handed over one at a time (gRPC reads them on its own thread);
+    None ends the stream."""
+
+    def __init__(self) -> None:
+        self._items: queue.SimpleQueue[pb.EvaluateRequest | None] = queue.SimpleQueue()
+
+    def put(self, item: pb.EvaluateRequest | None) -> None:
+        self._items.put(item)
+
+    def __iter__(self) -> Iterator[pb.EvaluateRequest]:
+        while (item := self._items.get()) is not None:
+            yield item
+
+
+def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
+    """One stream at a time, one request in flight; a broken stream is counted and reopened."""
+    call = channel.stream_stream(
+        SERVICE + "EvaluateStream",
+        request_serializer=pb.EvaluateRequest.SerializeToString,
+        response_deserializer=pb.Evaluation.FromString,
+    )
+    duration = run.spec.duration_s
+    stream_timeout = None if duration is None else duration + run.spec.timeout_s
+    index = run.next_index()
+    while index is not None:
+        feed = _Feed()
+        replies = call(iter(feed), timeout=stream_timeout)
+        started = time.perf_counter()
+        try:
+            while index is not None:
+                started = time.perf_counter()
+                feed.put(run.pool.payloads[index])
+                reply = next(replies)
+                code = _CODE_NAMES[reply.error.code] if reply.HasField("error") else "OK"
+                tally.count(code, time.perf_counter() - started, run.pool.bad[index])
+                index = run.next_index()
+            feed.put(None)
+            for _ in replies:
+                pass
+        except grpc.RpcError as error:
+            if index is not None:
+                tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[index])
+                index = run.next_index()
+        finally:
+            feed.put(None)
+            replies.cancel()
+
+
+def _worker(run: Run, channel: grpc.Channel, tally: Tally, failures: list[BaseException]) -> None:
+    try:
+        if run.spec.rpc is Rpc.STREAM:
+            _stream_worker(run, channel, tally)
+        elif run.spec.rpc is Rpc.BATCH:
+            _unary_worker(run, channel, "EvaluateBatch", tally)
+        else:
+            _unary_worker(run, channel, "Evaluate", tally)
+    except BaseException as failure:
+        failures.append(failure)
+        run.stop.set()
+
+
+# --- the run ---------------------------------------------------------------------------
+
+
+def open_channels(spec: LoadSpec) -> list[grpc.Channel]:
+    """One channel per worker, or one for all; each ready before the clock starts."""
+    target = channel_target(list(spec.targets))
+    count = spec.concurrency if spec.channels == "worker" else 1
+    options = channel_options()
+    if spec.channels == "worker":
+        options = [*options, ("grpc.use_local_subchannel_pool", 1)]
+    channels = [grpc.insecure_channel(target, options=options) for _ in range(count)]
+    try:
+        for channel in channels:
+            grpc.channel_ready_future(channel).result(timeout=READY_TIMEOUT_S)
+    except grpc.FutureTimeoutError:
+        for channel in channels:
+            channel.close()
+        raise LoadError(f"no server at {target} after {READY_TIMEOUT_S:g} s") from None
+    return channels
+
+
+def run_load(
+    spec: LoadSpec,
+    progress: Callable[[Progress], None] | None = None,
+    progress_every_s: float = 1.0,
+) -> LoadReport:
+    """Run the load ``spec`` describes and report it; ``progress`` is called about every
+    ``progress_every_s`` while it runs. Ctrl-C (KeyboardInterrupt) ends the run early and
+    still reports what was done. Raises LoadError if the spec is bad or no server answers."""
+    spec.check()
+    pool = build_pool(spec)
+    channels = open_channels(spec)
+    tallies = [Tally() for _ in range(spec.concurrency)]
+    failures: list[BaseException] = []
+    started = time.perf_counter()
+    deadline = started + spec.duration_s if spec.duration_s else float("inf")
+    run = Run(spec, pool, deadline)
+    threads = [
+        threading.Thread(
+            target=_worker,
+            args=(run, channels[i % len(channels)], tallies[i], failures),
+            name=f"load-{i}",
+            daemon=True,
+        )
+        for i in range(spec.concurrency)
+    ]
+    try:
+        for thread in threads:
+            thread.start()
+        _watch(threads, tallies, started, progress, progress_every_s)
+    except KeyboardInterrupt:
+        run.stop.set()
+    for thread in threads:
+        thread.join()
+    elapsed = time.perf_counter() - started
+    for channel in channels:
+        channel.close()
+    if failures:
+        raise failures[0]
+    return _report(spec, tallies, elapsed)
+
+
+def _watch(
+    threads: list[threading.Thread],
+    tallies: list[Tally],
+    started: float,
+    progress: Callable[[Progress], None] | None,
+    every_s: float,
+) -> None:
+    last_time, last_done = started, 0
+    for thread in threads:
+        while thread.is_alive():
+            thread.join(timeout=max(0.0, last_time + every_s - time.perf_counter()))
+            now = time.perf_counter()
+            if progress is not None and now - last_time >= every_s:
+                done = sum(t.done for t in tallies)
+                errors = sum(t.errors for t in tallies)
+                rate = (done - last_done) / (now - last_time)
+                progress(Progress(now - started, done, errors, rate))
+                last_time, last_done = now, done
+
+
+def _report(spec: LoadSpec, tallies: list[Tally], elapsed: float) -> LoadReport:
+    codes: Counter[str] = Counter()
+    for tally in tallies:
+        codes.update(tally.codes)
+    requests = sum(codes.values())
+    return LoadReport(
+        spec=spec,
+        requests=requests,
+        hands=requests * spec.hands_per_request,
+        bad_sent=sum(t.bad_sent for t in tallies),
+        elapsed_s=elapsed,
+        codes=dict(codes),
+        latency_ms=Latency.of([s for t in tallies for s in t.latencies]),
+    )
