@@ -69,7 +69,7 @@ def _build_text_to_id() -> dict[str, int]:
 
 
 _TEXT_TO_ID = _build_text_to_id()
-_ID_TO_TEXT = tuple(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)) + ("X1", "X2")
+_ID_TO_TEXT = (*(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)), "X1", "X2")
 
 
 def parse_card(text: str) -> int:

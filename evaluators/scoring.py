@@ -17,9 +17,9 @@ def evaluate(request: HandRequest) -> Evaluation:
 
 def showdown(request: ShowdownRequest) -> ShowdownOutcome:
     rules = GAMES[request.game]
+    table, spreads, options = request.table, request.table_spreads, request.options
     results = tuple(
-        (seat.player, rules.evaluate(seat.hand, request.table, request.table_spreads, request.options))
-        for seat in request.seats
+        (seat.player, rules.evaluate(seat.hand, table, spreads, options)) for seat in request.seats
     )
     resolution = rules.resolve(request, results)
     return ShowdownOutcome(

@@ -1,4 +1,4 @@
-"""The ``handeval`` command: serve, eval, showdown, games.
+"""The ``handeval`` command: serve, eval, showdown, games, load.
 
 ``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
@@ -305,11 +305,32 @@ def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     parser.set_defaults(run=_run_games)
 
 
+def _run_load(args: argparse.Namespace) -> int:
+    from service.load_cli import run_load_command
+
+    return run_load_command(args)
+
+
+def add_load(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval load --target ... --rpc batch --duration 10``: a bounded load test."""
+    from service.load_cli import add_load_arguments
+
+    parser = subparsers.add_parser(
+        "load", help="load-test servers: a bounded run, then throughput and latency",
+        description="Send valid random hands (and optionally a share of bad ones) to one or "
+        "more servers for a bounded time or number of requests; print requests/s, hands/s, "
+        "latency percentiles and counts by status code.",
+    )
+    add_load_arguments(parser)
+    parser.set_defaults(run=_run_load)
+
+
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
     add_serve,
     add_eval,
     add_showdown,
     add_games,
+    add_load,
 ]
 
 

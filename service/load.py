@@ -57,6 +57,10 @@ READY_TIMEOUT_S = 10.0
 _CODE_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
 
 
+def _code_name(number: int) -> str:
+    return _CODE_NAMES.get(number, "UNKNOWN")
+
+
 class Rpc(enum.Enum):
     """Which call the load makes."""
 
@@ -369,7 +373,7 @@ def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
                 started = time.perf_counter()
                 feed.put(run.pool.payloads[index])
                 reply = next(replies)
-                code = _CODE_NAMES[reply.error.code] if reply.HasField("error") else "OK"
+                code = _code_name(reply.error.code) if reply.HasField("error") else "OK"
                 tally.count(code, time.perf_counter() - started, run.pool.bad[index])
                 index = run.next_index()
             feed.put(None)

@@ -112,9 +112,8 @@ def test_node_stream_goes_on_after_a_bad_request(
     assert stream[1]["error_code"] == 3
     want = client.evaluate("three-thirty-three", ["Ah", "9d"])
     assert stream[0]["description"] == want.description
-    assert stream[2]["strength"] == client.send_evaluate(
-        evaluate_request("high-card", ["2c", "3c", "4c", "5c", "6c"], ["2d", "3d", "4d", "5d", "6d"])
-    ).strength
+    high_card = evaluate_request("high-card", "2c 3c 4c 5c 6c", "2d 3d 4d 5d 6d")
+    assert stream[2]["strength"] == client.send_evaluate(high_card).strength
 
 
 def test_node_reads_field_violations_like_python(
