@@ -14,11 +14,12 @@ RUN python -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 # Dependencies come from the project's own metadata (pyproject.toml), nothing else; pip
 # also byte-compiles everything, so the read-only runtime never writes .pyc files.
-# The lookup tables build in about 0.4 s, under the point where a file cache pays (see
-# evaluators/tables/poker_tables.py), so each process builds them at start; building them
-# here once fails the image build if they cannot be built on the image's numpy.
+# The lookup tables build in well under a second, below the point where a file cache
+# pays (evaluators/tables/poker_tables.py), so each process builds them at start. Running
+# the server's own warm-up here (every game, single and batch) fails the image build if
+# they cannot be built with the installed numpy.
 RUN pip install --no-cache-dir . \
- && python -c "from evaluators.tables import table_info; table_info()"
+ && python -c "from service.serve import warm_up; print('warm-up seconds:', warm_up())"
 
 FROM python:3.11.13-slim-bookworm AS runtime
 RUN groupadd --system --gid 10001 handeval \

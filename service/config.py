@@ -24,6 +24,14 @@ class SettingError(ValueError):
     """A setting the server cannot start with; the message is the one line to show."""
 
 
+def default_workers() -> int:
+    """The CPUs this process may run on (its affinity mask, which containers narrow)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
 @dataclass(frozen=True)
 class Settings:
     """How one server runs. Defaults suit a container: listen on every interface."""
@@ -32,21 +40,48 @@ class Settings:
     """Interface to listen on; a wildcard (``0.0.0.0`` or ``::``) listens on IPv4 and IPv6."""
     port: int = 50051
     """gRPC port; 0 picks a free one (the ``ready`` log line reports it)."""
+    metrics: bool = True
+    """Count calls and serve Prometheus ``/metrics`` (off: neither, for measuring the cost)."""
     metrics_port: int = 9464
-    """Prometheus ``/metrics`` HTTP port; 0 turns metrics off."""
-    workers: int = 1
-    """Server processes sharing the port."""
+    """Prometheus ``/metrics`` HTTP port; 0 picks a free one (logged in ``start``/``workers``)."""
+    workers: int = dataclasses.field(default_factory=default_workers)
+    """Server processes sharing the port (``service.workers``); default one per CPU."""
     threads: int = 32
     """Threads serving RPCs in one process; an open stream holds one for its life."""
     max_batch_hands: int = 100_000
     """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
-    max_message_bytes: int = 4 * 1024 * 1024
-    """Largest request or reply (gRPC's own default); 100,000 7-card hands fit in both."""
+    max_message_bytes: int = 0
+    """Largest request and reply; 0 derives both from ``max_batch_hands``
+    (``service.limits.message_limits``: 1,765,536 and 3,165,536 bytes for 100,000 hands)."""
     grace_seconds: float = 10.0
     """On SIGTERM/SIGINT, how long in-flight calls may take before they are cancelled."""
     log_level: str = "info"
     reflection: bool = True
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
+    max_concurrent_rpcs: int = 0
+    """Evaluator calls running at once per process; more are RESOURCE_EXHAUSTED at once.
+    0: three quarters of ``threads``. Must be below ``threads`` (``service.limits``)."""
+    default_deadline_seconds: float = 30.0
+    """Deadline of a call that carries none, from its start; 0: none."""
+    keepalive_seconds: float = 60.0
+    """The server pings a connection quiet this long, to find clients that are gone."""
+    keepalive_timeout_seconds: float = 20.0
+    """A ping unanswered this long closes the connection."""
+    min_ping_interval_seconds: float = 30.0
+    """Clients may ping this often (ours: every 60 s); faster, the server sends them away."""
+    max_connection_age_seconds: float = 60.0
+    """Connections are asked to reconnect after this long (+-10%), so new servers behind a
+    plain Service get their share; 0: never."""
+    max_connection_age_grace_seconds: float = 30.0
+    """Calls open on such a connection get this long to finish before it is closed."""
+    tls_cert: str = ""
+    """PEM certificate chain of the server; with ``tls_key``, the gRPC port speaks TLS."""
+    tls_key: str = ""
+    """PEM private key of ``tls_cert``."""
+    tls_client_ca: str = ""
+    """PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS)."""
+    health_port: int = 0
+    """A plaintext port serving only grpc.health.v1 (Kubernetes probes with TLS on); 0: off."""
 
     def address(self) -> str:
         """``host:port`` as gRPC wants it (IPv6 hosts bracketed)."""
@@ -87,6 +122,19 @@ class Settings:
             raise SettingError(
                 f"bad setting --metrics-port: {self.metrics_port} is also the gRPC --port"
             )
+        if self.health_port and self.health_port in (self.port, self.metrics_port):
+            raise SettingError(
+                f"bad setting --health-port: {self.health_port} is also the gRPC or metrics port"
+            )
+        if self.max_concurrent_rpcs >= self.threads:
+            raise SettingError(
+                f"bad setting --max-concurrent-rpcs: {self.max_concurrent_rpcs} must be below "
+                f"--threads ({self.threads}): spare threads turn the excess away"
+            )
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise SettingError("bad setting --tls-cert / --tls-key: give both or neither")
+        if self.tls_client_ca and not self.tls_cert:
+            raise SettingError("bad setting --tls-client-ca: needs --tls-cert and --tls-key")
 
 
 def _flag(name: str) -> str:
@@ -106,6 +154,10 @@ def _int_in(low: int, high: int | None = None) -> Callable[[str], int]:
     return parse
 
 
+def _zero_or(parse: Callable[[str], int]) -> Callable[[str], int]:
+    return lambda text: 0 if text.strip() == "0" else parse(text)
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text.strip())
@@ -121,6 +173,13 @@ def _host(text: str) -> str:
     if not host or any(c.isspace() for c in host) or "/" in host:
         raise ValueError("not a host name or address")
     return host
+
+
+def _file(text: str) -> str:
+    path = text.strip()
+    if not os.path.isfile(path) or not os.access(path, os.R_OK):
+        raise ValueError("no readable file there")
+    return path
 
 
 def _level(text: str) -> str:
@@ -142,27 +201,51 @@ def _switch(text: str) -> bool:
 _PARSERS: dict[str, Callable[[str], Any]] = {
     "host": _host,
     "port": _int_in(0, 65535),
+    "metrics": _switch,
     "metrics_port": _int_in(0, 65535),
     "workers": _int_in(1),
     "threads": _int_in(1, 10_000),
     "max_batch_hands": _int_in(1),
-    "max_message_bytes": _int_in(64 * 1024, 2**31 - 1),
+    "max_message_bytes": _zero_or(_int_in(64 * 1024, 2**31 - 1)),
     "grace_seconds": _seconds,
     "log_level": _level,
     "reflection": _switch,
+    "max_concurrent_rpcs": _int_in(0),
+    "default_deadline_seconds": _seconds,
+    "keepalive_seconds": _seconds,
+    "keepalive_timeout_seconds": _seconds,
+    "min_ping_interval_seconds": _seconds,
+    "max_connection_age_seconds": _seconds,
+    "max_connection_age_grace_seconds": _seconds,
+    "tls_cert": _file,
+    "tls_key": _file,
+    "tls_client_ca": _file,
+    "health_port": _int_in(0, 65535),
 }
 
 _HELP = {
     "host": "interface to listen on",
     "port": "gRPC port (0: any free port)",
-    "metrics_port": "Prometheus /metrics port (0: off)",
+    "metrics": "count calls and serve Prometheus /metrics (on/off)",
+    "metrics_port": "Prometheus /metrics port (0: any free port)",
     "workers": "server processes sharing the port",
     "threads": "RPC threads per process",
     "max_batch_hands": "most hands in one EvaluateBatch",
-    "max_message_bytes": "largest request or reply in bytes",
+    "max_message_bytes": "largest request or reply in bytes (0: from --max-batch-hands)",
     "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
     "log_level": "one of " + ", ".join(LEVELS),
     "reflection": "serve gRPC reflection",
+    "max_concurrent_rpcs": "evaluator calls running at once per process (0: 3/4 of --threads)",
+    "default_deadline_seconds": "deadline of calls that carry none (0: none)",
+    "keepalive_seconds": "ping a connection quiet this long",
+    "keepalive_timeout_seconds": "close a connection whose ping goes unanswered this long",
+    "min_ping_interval_seconds": "fastest client pings permitted",
+    "max_connection_age_seconds": "ask clients to reconnect after this long (0: never)",
+    "max_connection_age_grace_seconds": "time calls get on such a connection",
+    "tls_cert": "PEM certificate chain: serve TLS (with --tls-key)",
+    "tls_key": "PEM private key of --tls-cert",
+    "tls_client_ca": "PEM CA: require client certificates it signed",
+    "health_port": "plaintext health-only port (0: off)",
 }
 
 

@@ -52,9 +52,8 @@ POOL_HANDS = 200_000
 NOT_A_CARD_ID = 60
 """A byte that is no card (52, 53 are jokers, 255 pads): a bad hand in a packed batch."""
 NOT_A_CARD_TEXT = "Zz"
-READY_TIMEOUT_S = 10.0
 
-_CODE_NAMES = {code.value[0]: code.name for code in grpc.StatusCode}
+_CODE_NAMES: dict[int, str] = {code.value[0]: code.name for code in grpc.StatusCode}
 
 
 def _code_name(number: int) -> str:
@@ -93,6 +92,8 @@ class LoadSpec:
     """Deadline of each unary call."""
     channels: str = "worker"
     """``worker``: a channel (and connection) per worker; ``shared``: one for all."""
+    ready_timeout_s: float = 10.0
+    """How long to wait for the servers to accept connections before the clock starts."""
 
     def check(self) -> None:
         """Raises LoadError, for people, for a spec that cannot run or would not end."""
@@ -414,11 +415,11 @@ def open_channels(spec: LoadSpec) -> list[grpc.Channel]:
     channels = [grpc.insecure_channel(target, options=options) for _ in range(count)]
     try:
         for channel in channels:
-            grpc.channel_ready_future(channel).result(timeout=READY_TIMEOUT_S)
+            grpc.channel_ready_future(channel).result(timeout=spec.ready_timeout_s)
     except grpc.FutureTimeoutError:
         for channel in channels:
             channel.close()
-        raise LoadError(f"no server at {target} after {READY_TIMEOUT_S:g} s") from None
+        raise LoadError(f"no server at {target} after {spec.ready_timeout_s:g} s") from None
     return channels
 
 

@@ -52,25 +52,8 @@ GAMES: dict[int, str] = {
 _GRPC = ("grpc_type", "grpc_service", "grpc_method")
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
 """Go's DefBuckets (0.005 s up) plus three below: a single hand takes well under 5 ms."""
-_EVALUATION_BUCKETS = (
-    1e-5,
-    2.5e-5,
-    5e-5,
-    1e-4,
-    2.5e-4,
-    5e-4,
-    0.001,
-    0.0025,
-    0.005,
-    0.01,
-    0.025,
-    0.05,
-    0.1,
-    0.25,
-    0.5,
-    1,
-    2.5,
-)
+_EVALUATION_BUCKETS = (1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 0.001, 0.0025, 0.005, 0.01,
+                       0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)  # fmt: skip
 _BATCH_BUCKETS = (1, 10, 50, 100, 500, 1000, 5000, 10_000, 50_000, 100_000)
 
 

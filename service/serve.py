@@ -1,15 +1,18 @@
 """``handeval serve``: bind, warm the tables, report SERVING, and drain on SIGTERM/SIGINT.
 
 The life of a server process, each step one JSON log line:
-``start`` (bound: host, port, pid, settings) -> tables warmed -> health SERVING, ``ready``
-(with the port, which a caller that asked for port 0 reads from here) -> a signal ->
+``start`` (bound: host, port, pid, metrics_port, settings) -> tables warmed -> health
+SERVING, ``ready`` (with the port, which a caller that asked for port 0 reads from here) -> a
+signal ->
 ``draining`` (health NOT_SERVING, new calls refused, in-flight calls get ``grace_seconds``)
 -> ``stop``, exit 0. A bad setting exits 2 with one line on stderr; a failed start exits 1.
+With ``--workers`` above 1, ``service.workers`` runs this in each worker process.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import logging
 import os
 import signal
@@ -17,16 +20,28 @@ import sys
 import time
 from importlib import metadata
 from types import FrameType
+from wsgiref.simple_server import WSGIServer
 
 from evaluators.batch import evaluate_batch
 from evaluators.cards import DECK_SIZE, EMPTY, card_id, card_text
 from evaluators.inputs import Cards, Options
 from evaluators.registry import GAMES, GameRules
 from evaluators.scoring import evaluate
+from evaluators.tables import table_info
 from evaluators.validation import read_hand
+from service import metrics
 from service.config import SettingError, Settings, add_serve_arguments
 from service.logs import configure, log_event
-from service.server import BindError, build_server, mark_draining, mark_serving, new_health
+from service.server import (
+    BindError,
+    build_health_server,
+    build_server,
+    mark_draining,
+    mark_serving,
+    new_health,
+)
+from service.tls import CertificateError, CertificateStore, server_store
+from service.workers import run_workers
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 _POLL_SECONDS = 0.1
@@ -64,8 +79,22 @@ def _version() -> str:
         return "unknown"
 
 
-def serve(settings: Settings) -> int:
-    """Run until SIGTERM/SIGINT, then drain; the process exit code."""
+def start_metrics(settings: Settings, expose: bool) -> WSGIServer | None:
+    """This process's metrics; with ``expose``, also its ``/metrics`` endpoint (its port
+    goes in the ``start`` line). Raises OSError when that port cannot be bound."""
+    if expose:
+        metrics.clean_multiprocess_dir()
+    counters = metrics.instruments(_version())
+    if not expose:
+        return None
+    http, _port = metrics.serve_metrics(settings.host, settings.metrics_port)
+    counters.workers.set(1)
+    return http
+
+
+def serve(settings: Settings, expose_metrics: bool = True) -> int:
+    """Run until SIGTERM/SIGINT, then drain; the process exit code. ``expose_metrics``:
+    serve ``/metrics`` from this process (off in a worker: its parent serves them)."""
     configure(settings.log_level)
     received: list[int] = []
 
@@ -74,16 +103,33 @@ def serve(settings: Settings) -> int:
 
     for stop_signal in STOP_SIGNALS:
         signal.signal(stop_signal, on_signal)
-    health = new_health()
+    hangups: list[int] = []
+    signal.signal(signal.SIGHUP, lambda signum, frame: hangups.append(signum))
     try:
-        server, port = build_server(settings, health)
+        certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
+    except CertificateError as error:
+        print(f"handeval serve: bad setting --tls-cert / --tls-key: {error}", file=sys.stderr)
+        return 2
+    try:
+        http = start_metrics(settings, expose_metrics) if settings.metrics else None
+    except OSError as error:
+        log_event("error", logging.ERROR, message=f"cannot serve /metrics: {error}")
+        return 1
+    health = new_health()
+    health_server = None
+    try:
+        server, port = build_server(settings, health, certificates)
+        if settings.health_port:
+            health_server, _ = build_health_server(settings, health)
     except BindError as error:
         log_event("error", logging.ERROR, message=str(error))
         return 1
     server.start()
+    if health_server is not None:
+        health_server.start()
     log_event(
         "start", host=settings.host, port=port, pid=os.getpid(), version=_version(),
-        settings=vars(settings),
+        metrics_port=http and http.server_port, settings=vars(settings),
     )
     try:
         warm_seconds = warm_up()
@@ -91,17 +137,42 @@ def serve(settings: Settings) -> int:
         log_event("error", logging.ERROR, exc_info=True, message="warming the tables failed")
         server.stop(None).wait()
         return 1
+    metrics.record_tables(table_info())
     mark_serving(health)
-    log_event("ready", host=settings.host, port=port, warm_seconds=round(warm_seconds, 3))
+    log_event(
+        "ready", host=settings.host, port=port, warm_seconds=round(warm_seconds, 3),
+        tls=bool(certificates), health_port=settings.health_port or None,
+    )  # fmt: skip
     while not received:
+        if hangups:
+            hangups.clear()
+            _reload(certificates)
         time.sleep(_POLL_SECONDS)
     log_event(
         "draining", signal=signal.Signals(received[0]).name, grace_seconds=settings.grace_seconds
     )
     mark_draining(health)
     server.stop(settings.grace_seconds).wait()
+    if health_server is not None:
+        health_server.stop(None).wait()
+    if http is not None:
+        http.shutdown()
     log_event("stop", port=port)
     return 0
+
+
+def _reload(certificates: CertificateStore | None) -> None:
+    """SIGHUP: read the TLS files again (``service.tls``); a failure keeps the old ones."""
+    if certificates is None:
+        log_event("reload", message="SIGHUP: no TLS certificates to reload")
+        return
+    try:
+        certificates.reload()
+    except CertificateError as error:
+        log_event("error", logging.ERROR, message=f"SIGHUP: kept the old certificates: {error}")
+        return
+    log_event("reload", message="SIGHUP: new connections use the reread certificates",
+              reloads=certificates.reloads)  # fmt: skip
 
 
 def run_serve(args: argparse.Namespace) -> int:
@@ -112,9 +183,8 @@ def run_serve(args: argparse.Namespace) -> int:
         print(f"handeval serve: {error}", file=sys.stderr)
         return 2
     if settings.workers > 1:
-        print("handeval serve: bad setting --workers / HANDEVAL_WORKERS: "
-              "only 1 worker is supported so far", file=sys.stderr)
-        return 2
+        worker = functools.partial(serve, expose_metrics=False)
+        return run_workers(settings, worker, before_fork=warm_up, version=_version())
     return serve(settings)
 
 

@@ -13,9 +13,12 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
+from service import metrics
 from service.config import Settings
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.limits import LimitsInterceptor, concurrency_bound, message_limits
 from service.servicer import HandEvaluatorServicer, method_handlers
+from service.tls import CertificateStore, server_store
 
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["HandEvaluator"].full_name
 HEALTH_NAMES = (health.OVERALL_HEALTH, SERVICE_NAME)
@@ -49,24 +52,85 @@ def mark_draining(servicer: health.HealthServicer) -> None:
 
 
 def channel_options(settings: Settings) -> list[tuple[str, int]]:
-    return [
-        ("grpc.max_receive_message_length", settings.max_message_bytes),
-        ("grpc.max_send_message_length", settings.max_message_bytes),
+    """The server's channel arguments.
+
+    Message limits follow the batch limit (``service.limits.message_limits``). Keepalive:
+    the server pings a quiet connection every ``keepalive_seconds`` (idle ones too) and
+    closes it when the ping goes unanswered, so a vanished client frees its streams;
+    clients may ping every ``min_ping_interval_seconds`` (ours ping every 60 s), and one
+    pinging faster is sent away (GOAWAY) at its second offence. ``max_connection_age``
+    (grpc adds +-10% jitter) makes clients reconnect, so a plain Service spreads them
+    over new pods; calls open then get the grace to finish before the connection closes.
+    """
+    limits = message_limits(settings.max_batch_hands, settings.max_message_bytes)
+    options = [
+        ("grpc.max_receive_message_length", limits.receive),
+        ("grpc.max_send_message_length", limits.send),
         ("grpc.so_reuseport", 1 if settings.workers > 1 else 0),
-    ]
+        ("grpc.keepalive_time_ms", _ms(settings.keepalive_seconds)),
+        ("grpc.keepalive_timeout_ms", _ms(settings.keepalive_timeout_seconds)),
+        ("grpc.keepalive_permit_without_calls", 1),
+        ("grpc.http2.min_recv_ping_interval_without_data_ms",
+         _ms(settings.min_ping_interval_seconds)),
+        ("grpc.http2.max_ping_strikes", 2),
+    ]  # fmt: skip
+    if settings.max_connection_age_seconds:
+        options += [
+            ("grpc.max_connection_age_ms", _ms(settings.max_connection_age_seconds)),
+            ("grpc.max_connection_age_grace_ms", _ms(settings.max_connection_age_grace_seconds)),
+        ]
+    return options
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+def limits_interceptor(settings: Settings) -> LimitsInterceptor:
+    """The concurrency bound and default deadline of ``settings`` (``service.limits``)."""
+    return LimitsInterceptor(
+        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        settings.default_deadline_seconds,
+    )
+
+
+def build_health_server(
+    settings: Settings, health_servicer: health.HealthServicer
+) -> tuple[grpc.Server, int]:
+    """A plaintext server offering only ``health_servicer`` on ``settings.health_port``
+    (Kubernetes' gRPC probes cannot speak TLS), not started, and its port."""
+    server = grpc.server(
+        futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="handeval-health-port"),
+        options=[("grpc.so_reuseport", 1 if settings.workers > 1 else 0)],
+    )
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    address = f"{settings.address().rsplit(':', 1)[0]}:{settings.health_port}"
+    try:
+        port: int = server.add_insecure_port(address)
+    except RuntimeError as error:
+        raise BindError(f"cannot listen on {address}: {error}") from None
+    if port != settings.health_port:
+        raise BindError(f"cannot listen on {address}: got port {port}")
+    return server, port
 
 
 def build_server(
-    settings: Settings, health_servicer: health.HealthServicer | None = None
+    settings: Settings,
+    health_servicer: health.HealthServicer | None = None,
+    certificates: CertificateStore | None = None,
 ) -> tuple[grpc.Server, int]:
     """A server bound to ``settings.address()``, not started, and the port it got.
 
     Port 0 asks for any free port. Raises BindError when the address cannot be bound; with
     ``so_reuseport`` off (one worker), a port another process holds is such an error.
+    With ``settings.tls_cert`` the port speaks TLS with ``certificates`` (read from the
+    settings' files when not given; CertificateError if they do not load).
     """
+    counting = [metrics.MetricsInterceptor(metrics.instruments())] if settings.metrics else []
     server = grpc.server(
         futures.ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-rpc"),
         options=channel_options(settings),
+        interceptors=[*counting, limits_interceptor(settings)],  # counts refused calls too
     )
     handlers = method_handlers(HandEvaluatorServicer(settings.max_batch_hands))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
@@ -78,7 +142,14 @@ def build_server(
         )
     address = settings.address()
     try:
-        port: int = server.add_insecure_port(address)
+        if settings.tls_cert:
+            certificates = certificates or server_store(
+                settings.tls_cert, settings.tls_key, settings.tls_client_ca
+            )
+            assert certificates is not None
+            port: int = server.add_secure_port(address, certificates.credentials())
+        else:
+            port = server.add_insecure_port(address)
     except RuntimeError as error:
         raise BindError(f"cannot listen on {address}: {error}") from None
     if port == 0 or (settings.port and port != settings.port):

@@ -14,6 +14,7 @@ the call open until the shutdown grace runs out.
 from __future__ import annotations
 
 import logging
+import time
 import uuid
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -28,13 +29,13 @@ from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
-from service import convert
+from service import batch_reply, convert, metrics
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.logs import log_event
 
 Request = TypeVar("Request", bound=Message)
-Reply = TypeVar("Reply", bound=Message)
+Reply = TypeVar("Reply", bound=Message | bytes)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 
 
@@ -62,12 +63,16 @@ def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadab
     return read
 
 
+def _writer(reply: Message | bytes) -> bytes:
+    """A reply's bytes; a reply already serialised (``batch_reply``) goes out as it is."""
+    return reply if isinstance(reply, bytes) else reply.SerializeToString()
+
+
 def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethodHandler]:
     """A handler for every RPC of the proto's service, reading requests with ``_reader``."""
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for method in SERVICE.methods:
         request_type = getattr(pb, method.input_type.name)
-        reply_type = getattr(pb, method.output_type.name)
         make = {
             (False, False): grpc.unary_unary_rpc_method_handler,
             (False, True): grpc.unary_stream_rpc_method_handler,
@@ -77,7 +82,7 @@ def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethod
         handlers[method.name] = make(
             getattr(servicer, method.name),
             request_deserializer=_reader(request_type),
-            response_serializer=reply_type.SerializeToString,
+            response_serializer=_writer,
         )
     return handlers
 
@@ -109,8 +114,10 @@ class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
 
     def EvaluateBatch(
         self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.ServicerContext
-    ) -> pb.EvaluateBatchResponse:
-        def work(batch: pb.EvaluateBatchRequest) -> pb.EvaluateBatchResponse:
+    ) -> bytes:
+        """The reply is a serialised ``EvaluateBatchResponse`` (see ``service.batch_reply``)."""
+
+        def work(batch: pb.EvaluateBatchRequest) -> bytes:
             result = evaluate_batch(
                 convert.to_game(batch.game),
                 batch.hands,
@@ -121,7 +128,7 @@ class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
                 self._max_batch_hands,
                 keep_going=context.is_active,
             )
-            return convert.to_batch_response(result)
+            return batch_reply.serialized(result)
 
         return answer(context, "EvaluateBatch", request, work)
 
@@ -152,12 +159,17 @@ def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
 
 def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
     """A stream's reply: the evaluation, or one carrying ``error`` so the stream goes on."""
+    started = time.perf_counter()
     try:
-        return _evaluate(request)
+        reply = _evaluate(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
     except Exception:
         problem = _internal("EvaluateStream", request)
+    else:
+        metrics.record_evaluation(request.game, 1, time.perf_counter() - started)
+        return reply
+    metrics.record_error(request.game, _reason(problem))
     return pb.Evaluation(request_id=request.request_id, game=request.game, error=problem)
 
 
@@ -186,8 +198,9 @@ def answer(
     if isinstance(request, Unreadable):
         context.abort_with_status(rpc_status.to_status(request.status()))
         raise AssertionError("context.abort_with_status returns only by raising")
+    started = time.perf_counter()
     try:
-        return work(request)
+        reply = work(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
     except BatchTooLarge as error:
@@ -198,8 +211,31 @@ def answer(
         problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
     except Exception:
         problem = _internal(method, request)
+    else:
+        _record(request, time.perf_counter() - started)
+        return reply
+    if isinstance(game := getattr(request, "game", None), int):
+        metrics.record_error(game, _reason(problem))
     context.abort_with_status(rpc_status.to_status(problem))
     raise AssertionError("context.abort_with_status returns only by raising")
+
+
+def _record(request: Message, seconds: float) -> None:
+    """Count what a successful call scored: each hand of a batch, each seat of a showdown."""
+    game = getattr(request, "game", None)
+    if not isinstance(game, int):
+        return  # ListGames scores nothing
+    if isinstance(request, pb.EvaluateBatchRequest):
+        hands = len(request.hands) // request.hand_size if request.hand_size else 0
+        metrics.record_batch(game, hands)
+    else:
+        hands = len(request.seats) if isinstance(request, pb.ShowdownRequest) else 1
+    metrics.record_evaluation(game, hands, seconds)
+
+
+def _reason(problem: status_pb2.Status) -> str:
+    """The ``reason`` label: the status code's name, e.g. ``invalid_argument``."""
+    return str(code_pb2.Code.Name(problem.code)).lower()
 
 
 def _internal(method: str, request: Message) -> status_pb2.Status:

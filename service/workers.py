@@ -11,15 +11,20 @@ calls) over them.
 Supervision: a worker that dies is replaced, logged as a ``worker_restart`` line and counted
 in ``handeval_worker_restarts_total``; one that dies within a second of starting is
 replaced a second later, so a crash loop does not spin. SIGTERM/SIGINT to the parent goes to
-every worker; each drains as a single server does; the parent exits 0 once all have exited
-0 (one still running ``grace_seconds`` + 10 s later is killed: exit 1). A worker whose
-parent dies drains and exits by itself, so no orphan keeps the port.
+every worker (as does SIGHUP, the TLS reload); each drains as a single server does; the
+parent exits 0 once all have exited 0 (one still running ``grace_seconds`` + 10 s later is
+killed: exit 1). A worker whose parent dies drains and exits by itself, so no orphan keeps
+the port.
 
 Metrics (prometheus-client multiprocess mode): every process writes its values to files
 in ``PROMETHEUS_MULTIPROC_DIR``, a private temporary directory when unset (removed at
 exit), emptied at start; the parent serves their sum and marks each dead worker's files
-dead, as the client's docs say. ``--workers 1`` does not come here: one process serves its
-own ``/metrics`` from memory (no files, no extra process, the tested single-server path).
+dead, as the client's docs say.
+
+``--workers 1`` does not come here: the one process serves its own ``/metrics`` (in memory
+unless PROMETHEUS_MULTIPROC_DIR is set) and its restarts are the orchestrator's business.
+No supervisor process, no SO_REUSEPORT (a taken port is an error), no metric files: the
+simplest shape for the Kubernetes default of one process per pod.
 """
 
 from __future__ import annotations
@@ -86,6 +91,8 @@ def run_workers(
 
     for stop_signal in STOP_SIGNALS:
         signal.signal(stop_signal, on_signal)
+    hangups: list[int] = []
+    signal.signal(signal.SIGHUP, lambda signum, frame: hangups.append(signum))
     private_dir = None
     if settings.metrics and not os.environ.get(metrics.MULTIPROC_ENV):
         private_dir = tempfile.mkdtemp(prefix="handeval-metrics-")
@@ -104,7 +111,7 @@ def run_workers(
                     message = f"cannot serve /metrics on port {settings.metrics_port}: {error}"
                     log_event("error", logging.ERROR, message=message)
                     return 1
-            return _supervise(replace(settings, port=port), worker, received, http)
+            return _supervise(replace(settings, port=port), worker, (received, hangups), http)
     except OSError as error:
         log_event("error", logging.ERROR, message=f"cannot listen on {settings.address()}: {error}")
         return 1
@@ -116,9 +123,10 @@ def run_workers(
 def _supervise(
     settings: Settings,
     worker: Callable[[Settings], int],
-    received: list[int],
+    signals: tuple[list[int], list[int]],
     http: WSGIServer | None,
 ) -> int:
+    received, hangups = signals
     alive = {_fork(settings, worker, http): time.monotonic() for _ in range(settings.workers)}
     counters = metrics.instruments() if settings.metrics else None
     log_event(
@@ -127,6 +135,9 @@ def _supervise(
     )  # fmt: skip
     try:
         while not received:
+            if hangups:  # each worker rereads its certificates
+                hangups.clear()
+                _send(alive, signal.SIGHUP)
             for pid in list(alive):
                 ended, status = os.waitpid(pid, os.WNOHANG)
                 if not ended or received:
@@ -160,9 +171,7 @@ def _supervise(
 
 def _stop_all(alive: dict[int, float], timeout: float) -> bool:
     """SIGTERM every worker and reap them; True if all exited 0 within ``timeout``."""
-    for pid in alive:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGTERM)
+    _send(alive, signal.SIGTERM)
     clean = True
     deadline = time.monotonic() + timeout
     while alive and time.monotonic() < deadline:
@@ -180,6 +189,12 @@ def _stop_all(alive: dict[int, float], timeout: float) -> bool:
         del alive[pid]
         clean = False
     return clean
+
+
+def _send(alive: dict[int, float], sig: int) -> None:
+    for pid in alive:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, sig)
 
 
 def _death(status: int) -> str:

@@ -125,10 +125,13 @@ def serve_command(*args: str) -> list[str]:
 def start_server(
     *args: str, env: dict[str, str] | None = None, wait_ready: bool = True
 ) -> ServerProcess:
-    """Start ``handeval serve --host 127.0.0.1 --port 0 --metrics-port 0 *args`` (later flags
-    win); with ``wait_ready``, return once it has logged ``ready`` and health says SERVING."""
+    """Start ``handeval serve --host 127.0.0.1 --port 0 --metrics-port 0 --workers 1 *args``
+    (later flags win); with ``wait_ready``, return once it has logged ``ready`` and health
+    says SERVING."""
     process = subprocess.Popen(
-        serve_command("--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", *args),
+        serve_command(
+            "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--workers", "1", *args
+        ),
         cwd=ROOT,
         env=server_env(env),
         stdin=subprocess.DEVNULL,

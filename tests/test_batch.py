@@ -14,6 +14,8 @@ from evaluators.batch import (
     CHECK_EVERY,
     BatchCancelled,
     BatchTooLarge,
+    all_valid,
+    check,
     evaluate_batch,
     loop_batch,
 )
@@ -126,6 +128,38 @@ def test_the_loop_fallback_equals_the_games_own_batch_path(game: Game) -> None:
             NO_OPTIONS, max_hands=1000,
         ),
     )
+
+
+def _mangled(rng: random.Random, rows: np.ndarray, odds: float) -> np.ndarray:
+    """``rows`` with a few bytes swapped for a random card, joker, EMPTY or non-card."""
+    out = rows.copy()
+    for index in np.ndindex(out.shape):
+        if rng.random() < odds:
+            out[index] = rng.choice([rng.randrange(52), 52, 53, EMPTY, rng.randrange(54, 255)])
+    return out
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+@settings(max_examples=40, deadline=None)
+@given(rng=st.randoms(use_true_random=False), count=st.integers(0, 6), shared=st.booleans(),
+       odds=st.sampled_from([0.0, 0.02, 0.1, 0.3]))
+def test_the_fast_screen_passes_a_batch_exactly_when_the_full_check_does(
+    game: Game, rng: random.Random, count: int, shared: bool, odds: float
+) -> None:
+    rules = GAMES[game]
+    deals = [random_deal(rules, rng) for _ in range(max(count, 1))][:count]
+    hand_size, table_size = rules.hand_max + 1, rules.table_max + rng.randint(0, 1)
+    hands = np.frombuffer(pack([h for h, _ in deals], hand_size), np.uint8)
+    table_rows = [t for _, t in deals][: 1 if shared else count] or [()]
+    tables = np.frombuffer(pack(table_rows, table_size), np.uint8)
+    hands = _mangled(rng, hands.reshape(count, hand_size), odds)
+    tables = _mangled(rng, tables.reshape(len(table_rows), table_size), odds)
+    try:
+        check(rules, hands, tables)
+        refused = False
+    except InvalidRequest:
+        refused = True
+    assert all_valid(rules, hands, tables) is not refused
 
 
 def test_255_pads_a_shorter_hand_anywhere_in_its_slots() -> None:

@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import pytest
-from test_metrics import BAD, GOOD, metrics_port, wait_for_lines
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from tests.test_metrics import BAD, GOOD, metrics_port, wait_for_lines
 
 if TYPE_CHECKING:
     from conftest import ServerProcess

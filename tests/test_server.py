@@ -30,6 +30,7 @@ from service import convert, servicer
 from service.config import Settings
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.limits import message_limits
 from service.logs import JsonLines
 from service.server import SERVICE_NAME, build_server, mark_draining, mark_serving, new_health
 from tests.conftest import ServerProcess
@@ -443,7 +444,7 @@ def test_a_batch_over_the_hand_limit_is_resource_exhausted_naming_the_limit(
 def test_a_message_over_the_byte_limit_is_resource_exhausted(
     stub: pb_grpc.HandEvaluatorStub,
 ) -> None:
-    limit = Settings().max_message_bytes
+    limit = message_limits(Settings().max_batch_hands).receive
     request = pb.EvaluateBatchRequest(game=POKER, hands=bytes(limit), hand_size=7)
     error = call_error(stub.EvaluateBatch, request)
     assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED

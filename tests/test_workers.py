@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import grpc
 import pytest
-from test_metrics import GOOD, metrics_port, rpc, scrape, scrape_until, value, wait_for_lines
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.workers import reserve_port
+from tests.test_metrics import GOOD, metrics_port, rpc, scrape, scrape_until, value, wait_for_lines
 
 if TYPE_CHECKING:
     from conftest import ServerProcess

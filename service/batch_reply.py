@@ -1,0 +1,86 @@
+"""``EvaluateBatchResponse`` written straight from the result arrays, as protobuf would.
+
+A batch reply is four packed repeated fields of up to millions of numbers. Building the
+message from Python lists costs ~130 ns a number (``tolist`` plus protobuf's copy) and
+serialising it again later; encoding the varints in numpy costs a few ns a number. The
+bytes equal ``to_batch_response(result).SerializeToString()`` (a test holds them so), and
+the servicer hands them to grpc as the reply, already serialised.
+
+Wire format (proto3, packed): per non-empty field, its tag byte, the payload length as a
+varint, then one varint per value (``uint64``: the value; ``sint64``: zigzag; ``bool``:
+0 or 1), fields in number order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.results import BatchResult
+
+_LENGTH_DELIMITED = 2
+_SEVEN_BITS = np.uint64(0x7F)
+
+
+def _tag(field_number: int) -> bytes:
+    return bytes([field_number << 3 | _LENGTH_DELIMITED])
+
+
+def varint(value: int) -> bytes:
+    """One non-negative int as a protobuf varint (7 bits a byte, low bits first)."""
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def varints(values: npt.NDArray[np.uint64]) -> bytes:
+    """Every value as a varint, concatenated: a packed field's payload.
+
+    Column ``k`` of an (N, width) byte grid holds bits ``7k..7k+6`` of each value, with
+    the continuation bit where more follow; the bytes a value does not need are dropped.
+    Column by column (strided), since numpy broadcasts over a short last axis slowly.
+    """
+    if not len(values):
+        return b""
+    width = max(1, -(-int(values.max()).bit_length() // 7))
+    if width == 1:
+        return values.astype(np.uint8).tobytes()
+    grid = np.empty(len(values) * width, dtype=np.uint8)
+    keep = np.empty(len(values) * width, dtype=np.bool_)
+    keep[::width] = True
+    for byte in range(width):
+        low = ((values >> np.uint64(7 * byte)) & _SEVEN_BITS).astype(np.uint8)
+        if byte + 1 < width:
+            more = values >= np.uint64(1 << (7 * byte + 7))
+            keep[byte + 1 :: width] = more
+            low |= more.view(np.uint8) << np.uint8(7)
+        grid[byte::width] = low
+    return grid[keep].tobytes()
+
+
+def zigzag(values: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
+    """``sint64`` encoding: 0, -1, 1, -2 ... -> 0, 1, 2, 3 ..."""
+    signed = values.astype(np.int64, copy=False)
+    encoded: npt.NDArray[np.uint64] = ((signed << 1) ^ (signed >> 63)).view(np.uint64)
+    return encoded
+
+
+def _packed_field(field_number: int, payload: bytes) -> bytes:
+    if not payload:
+        return b""
+    return _tag(field_number) + varint(len(payload)) + payload
+
+
+def serialized(result: BatchResult) -> bytes:
+    """The ``EvaluateBatchResponse`` of ``result``, serialised (fields 1-4 in order)."""
+    return b"".join(
+        (
+            _packed_field(1, varints(result.strength.astype(np.uint64, copy=False))),
+            _packed_field(2, varints(result.low_strength.astype(np.uint64, copy=False))),
+            _packed_field(3, varints(zigzag(result.value))),
+            _packed_field(4, result.instant_win.astype(np.uint8).tobytes()),
+        )
+    )

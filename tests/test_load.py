@@ -1,0 +1,231 @@
+"""The load generator: bounded runs against real servers whose counts add up, bad hands
+refused one for one, two servers sharing the calls, the CLI's table and JSON, and the
+Locust file run headless."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from evaluators.cards import InvalidRequest
+from evaluators.inputs import Game
+from service import convert
+from service.cli import main
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, build_pool, run_load
+from service.load_cli import clean
+from tests.conftest import ROOT, ServerProcess, server_env
+
+ALL_RPCS = list(Rpc)
+
+
+def _spec(target: str | tuple[str, ...], **fields: object) -> LoadSpec:
+    targets = (target,) if isinstance(target, str) else target
+    values: dict[str, object] = {"concurrency": 4, "duration_s": 20.0, "batch_size": 20}
+    values.update(fields)
+    return LoadSpec(targets=targets, **values)  # type: ignore[arg-type]
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time the process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+# --- without a server ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("fields", "problem"),
+    [
+        ({"requests": None, "duration_s": None}, "unbounded"),
+        ({"requests": None, "duration_s": 0.0}, "unbounded"),
+        ({"requests": 0}, "requests must be 1 or more"),
+        ({"bad_share": 1.5}, "bad share must be 0-1"),
+        ({"concurrency": 0}, "concurrency must be 1 or more"),
+        ({"channels": "many"}, "channels must be worker or shared"),
+    ],
+)
+def test_a_spec_that_would_not_end_or_cannot_run_is_refused(
+    fields: dict[str, object], problem: str
+) -> None:
+    with pytest.raises(LoadError, match=problem):
+        _spec("127.0.0.1:1", **fields).check()
+
+
+def test_no_server_is_a_load_error_not_a_hang() -> None:
+    with pytest.raises(LoadError, match="no server at 127.0.0.1:1"):
+        run_load(_spec("127.0.0.1:1", requests=5, ready_timeout_s=0.5))
+
+
+@pytest.mark.parametrize("game", list(Game))
+def test_the_pool_holds_exactly_the_asked_share_of_bad_hands_and_only_they_are_refused(
+    game: Game,
+) -> None:
+    """Checked by the service's own request reading, the way the server will read them."""
+    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.STREAM, game=game, requests=200,
+                            bad_share=0.25))
+    assert sum(pool.bad) == 50
+    for request, bad in zip(pool.payloads, pool.bad, strict=True):
+        if bad:
+            with pytest.raises(InvalidRequest):
+                convert.to_hand_request(request)
+        else:
+            convert.to_hand_request(request)
+
+
+def test_unary_pool_is_sent_as_serialized_evaluate_requests() -> None:
+    pool = build_pool(_spec("127.0.0.1:1", game=Game.TONK, requests=10))
+    request = pb.EvaluateRequest.FromString(pool.payloads[3])
+    assert request.game == pb.GAME_TONK
+    assert len(request.hand) == 10
+
+
+# --- against a live server -------------------------------------------------------------
+
+
+def _assert_adds_up(report: LoadReport) -> None:
+    assert sum(report.codes.values()) == report.requests
+    assert report.ok + report.errors == report.requests
+    assert report.hands == report.requests * report.spec.hands_per_request
+
+
+@pytest.mark.parametrize("rpc", ALL_RPCS)
+def test_a_run_bounded_by_requests_makes_exactly_that_many_and_all_valid_hands_are_ok(
+    server: ServerProcess, rpc: Rpc
+) -> None:
+    report = run_load(_spec(server.target, rpc=rpc, game=Game.NUMBERS, requests=300))
+    _assert_adds_up(report)
+    assert report.requests == 300
+    assert report.codes == {"OK": 300}
+    assert report.bad_sent == 0
+    assert 0 < report.latency_ms.p50 <= report.latency_ms.p90 <= report.latency_ms.p99
+    assert report.latency_ms.p99 <= report.latency_ms.max
+
+
+@pytest.mark.parametrize("rpc", ALL_RPCS)
+def test_the_bad_share_is_refused_invalid_argument_one_for_one(
+    server: ServerProcess, rpc: Rpc
+) -> None:
+    report = run_load(
+        _spec(server.target, rpc=rpc, game=Game.TONK, requests=400, bad_share=0.2)
+    )
+    _assert_adds_up(report)
+    assert report.bad_sent == 80
+    assert report.codes == {"OK": 320, "INVALID_ARGUMENT": 80}
+    assert clean(report)
+
+
+def test_the_bad_share_of_a_long_run_is_about_the_share_asked(server: ServerProcess) -> None:
+    """More requests than the pool: the pool is cycled, so the share stays near 10%."""
+    report = run_load(_spec(server.target, requests=5000, bad_share=0.1, concurrency=8))
+    _assert_adds_up(report)
+    assert report.codes["INVALID_ARGUMENT"] == report.bad_sent
+    assert abs(report.bad_sent / report.requests - 0.1) < 0.01
+
+
+def test_a_run_bounded_by_time_stops_by_itself_and_reports_progress(
+    server: ServerProcess,
+) -> None:
+    seen: list[Progress] = []
+    report = run_load(
+        _spec(server.target, rpc=Rpc.BATCH, duration_s=1.5, timeout_s=5.0),
+        progress=seen.append,
+        progress_every_s=0.25,
+    )
+    _assert_adds_up(report)
+    assert report.requests > 0
+    assert report.codes == {"OK": report.requests}
+    assert 1.5 <= report.elapsed_s < 1.5 + 5.0
+    assert len(seen) >= 3
+    assert [p.requests for p in seen] == sorted(p.requests for p in seen)
+    assert seen[-1].requests <= report.requests
+
+
+def test_one_shared_channel_serves_as_well(server: ServerProcess) -> None:
+    report = run_load(_spec(server.target, channels="shared", requests=200))
+    assert report.codes == {"OK": 200}
+
+
+def test_two_servers_given_as_targets_both_serve_the_load(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    """Which server answered a call is not visible to the client, so each server's own
+    CPU time is the witness: an idle server uses next to none, and round_robin should give
+    each about half. Both must have worked for at least a quarter of the total."""
+    first = launch_server("--metrics-port", "0")
+    second = launch_server("--metrics-port", "0")
+    before = {s.pid: _cpu_seconds(s.pid) for s in (first, second)}
+    report = run_load(
+        _spec((first.target, second.target), rpc=Rpc.BATCH, batch_size=200, duration_s=2.0)
+    )
+    used = {pid: _cpu_seconds(pid) - spent for pid, spent in before.items()}
+    _assert_adds_up(report)
+    assert report.codes == {"OK": report.requests}
+    assert report.requests > 20
+    total = sum(used.values())
+    assert all(seconds > 0.25 * total for seconds in used.values()), used
+
+
+def test_cli_prints_the_table_and_writes_the_same_figures_as_json(
+    server: ServerProcess, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "load.json"
+    code = main([
+        "load", "--target", server.target, "--rpc", "batch", "--game", "poker-high",
+        "--batch-size", "50", "--requests", "120", "--concurrency", "3",
+        "--bad-share", "0.25", "--json", str(path),
+    ])
+    assert code == 0
+    figures = json.loads(path.read_text())
+    assert figures["requests"] == 120
+    assert figures["hands"] == 120 * 50
+    assert figures["batch_size"] == 50
+    assert figures["codes"] == {"INVALID_ARGUMENT": 30, "OK": 90}
+    assert figures["bad_sent"] == 30
+    assert figures["ok"] + figures["errors"] == 120
+    assert set(figures["latency_ms"]) == {"p50", "p90", "p99", "max", "mean"}
+    out = capsys.readouterr().out
+    for label in ("requests/s", "hands/s", "latency p50", "latency p99", "INVALID_ARGUMENT"):
+        assert label in out
+    assert f"{figures['requests']}" in out
+
+
+def test_cli_refuses_a_share_outside_zero_to_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["load", "--target", "127.0.0.1:1", "--bad-share", "2"])
+    assert exit_info.value.code == 2
+    assert "share between 0 and 1" in capsys.readouterr().err
+
+
+def test_locust_file_runs_headless_against_a_live_server(
+    server: ServerProcess, tmp_path: Path
+) -> None:
+    """Two users for five seconds: calls made and none failed (Locust's own JSON stats)."""
+    pytest.importorskip("locust")
+    pytest.importorskip("grpc_interceptor")
+    locust = shutil.which("locust", path=str(Path(sys.executable).parent))
+    command = (
+        [locust] if locust else [sys.executable, "-m", "locust"]
+    ) + [
+        "-f", str(ROOT / "benchmarks" / "locustfile.py"), "--headless", "-u", "2", "-r", "2",
+        "-t", "5s", "--host", server.target, "--only-summary", "--json",
+        "--handeval-game", "tonk", "--handeval-batch-size", "20",
+    ]
+    result = subprocess.run(
+        command, cwd=tmp_path, env=server_env(), capture_output=True, text=True, timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    stats = {entry["name"]: entry for entry in json.loads(result.stdout)}
+    for method in ("Evaluate", "EvaluateBatch"):
+        entry = stats[f"/handeval.v1.HandEvaluator/{method}"]
+        assert entry["num_requests"] > 0
+        assert entry["num_failures"] == 0
