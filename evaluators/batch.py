@@ -145,6 +145,10 @@ _CARD_MASK = (1 << (JOKER_2 + 1)) - 1
 _JOKER_BITS = (1 << JOKER_1) | (1 << JOKER_2)
 
 
+MAX_SCREENED_WIDTH = 64
+"""Wider rows (a column loop per byte) and empty batches go straight to ``check``."""
+
+
 @functools.cache
 def card_bits() -> npt.NDArray[np.uint64]:
     """Byte -> ``1 << id`` for the 54 cards (jokers included), 0 for EMPTY, and
@@ -207,9 +211,12 @@ def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
 
     Each byte becomes one bit (``card_bits``), OR-ed column by column: a non-card byte or
     a joker shows as its flag bits, and a repeated card as fewer bits than filled slots.
-    Exact (it passes a batch iff ``check`` does); a batch it refuses goes to ``check``
-    for the sentences.
+    Exact for a non-empty batch of rows up to ``MAX_SCREENED_WIDTH`` bytes (it passes
+    iff ``check`` does); otherwise False. A batch it does not pass goes to ``check``,
+    which finds the problems and their sentences.
     """
+    if not len(hands) or max(hands.shape[1], tables.shape[1]) > MAX_SCREENED_WIDTH:
+        return False
     hand_or = _or_of_bits(hands, card_bits)
     table_or = _or_of_bits(tables, card_bits)
     flags = np.uint64(_NOT_A_CARD_BIT | (0 if rules.jokers else _JOKER_BITS))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from evaluators.batch import (
     CHECK_EVERY,
+    MAX_SCREENED_WIDTH,
     BatchCancelled,
     BatchTooLarge,
     all_valid,
@@ -159,7 +160,18 @@ def test_the_fast_screen_passes_a_batch_exactly_when_the_full_check_does(
         refused = False
     except InvalidRequest:
         refused = True
-    assert all_valid(rules, hands, tables) is not refused
+    assert all_valid(rules, hands, tables) is (not refused and count > 0)
+
+
+def test_an_empty_or_very_wide_batch_is_left_to_the_full_check() -> None:
+    rules = GAMES[POKER]
+    empty = np.zeros((0, 2**31), dtype=np.uint8)
+    assert not all_valid(rules, empty, np.zeros((1, 0), dtype=np.uint8))
+    wide = np.full((1, MAX_SCREENED_WIDTH + 1), EMPTY, dtype=np.uint8)
+    wide[0, :5] = ids("Ah Kh Qh Jh Th")
+    assert not all_valid(rules, wide, np.zeros((1, 0), dtype=np.uint8))
+    assert evaluate_batch(POKER, wide.tobytes(), wide.shape[1], b"", 0, NO_OPTIONS,
+                          max_hands=1).value.tolist() == [1]
 
 
 def test_255_pads_a_shorter_hand_anywhere_in_its_slots() -> None:

@@ -1,0 +1,223 @@
+"""Per-process limits (``service.limits`` wired by ``service.server``): the concurrency
+bound, the default deadline, message sizes tied to the batch limit, keepalive enforcement
+and max connection age, each against a real server."""
+
+from __future__ import annotations
+
+import queue
+import signal
+import time
+from collections.abc import Callable, Iterator
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2
+
+from service.client import HandevalClient, HandevalError, evaluate_request
+from service.config import SettingError, Settings
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.limits import (
+    MAX_HAND_BYTES,
+    MAX_TABLE_BYTES,
+    REPLY_BYTES_PER_HAND,
+    SLACK_BYTES,
+    concurrency_bound,
+    message_limits,
+)
+from tests.conftest import ServerProcess, health_status
+
+HAND = "Ah Kh Qh Jh Th 2c 3d"
+
+
+class OpenStream:
+    """An ``EvaluateStream`` held open: requests go in on ``send``, replies come out of
+    ``replies``; it holds one of the server's slots until ``close``."""
+
+    def __init__(self, stub: pb_grpc.HandEvaluatorStub, timeout: float | None = None) -> None:
+        self._requests: queue.Queue[pb.EvaluateRequest | None] = queue.Queue()
+        self.call = stub.EvaluateStream(iter(self._requests.get, None), timeout=timeout)
+
+    def send(self) -> pb.Evaluation:
+        self._requests.put(evaluate_request("poker", HAND))
+        reply: pb.Evaluation = next(self.call)
+        return reply
+
+    def close(self) -> None:
+        self._requests.put(None)
+        self.call.cancel()
+
+
+@pytest.fixture
+def streams() -> Iterator[list[OpenStream]]:
+    opened: list[OpenStream] = []
+    yield opened
+    for stream in opened:
+        stream.close()
+
+
+# --- without a server ----------------------------------------------------------------
+
+
+def test_message_limits_fit_the_largest_batch_and_its_reply() -> None:
+    limits = message_limits(100_000)
+    assert limits.receive == 100_001 * (MAX_HAND_BYTES + MAX_TABLE_BYTES) + SLACK_BYTES
+    assert limits.send == 100_001 * REPLY_BYTES_PER_HAND + SLACK_BYTES
+    largest = pb.EvaluateBatchRequest(
+        game=pb.GAME_TONK, hands=bytes(100_000 * MAX_HAND_BYTES), hand_size=MAX_HAND_BYTES,
+        tables=bytes(100_000 * MAX_TABLE_BYTES), table_size=MAX_TABLE_BYTES,
+    )  # fmt: skip
+    worst_reply = pb.EvaluateBatchResponse(
+        strength=[2**64 - 1] * 100_000, low_strength=[2**64 - 1] * 100_000,
+        value=[-1] * 100_000, instant_win=[True] * 100_000,
+    )  # fmt: skip
+    assert largest.ByteSize() < limits.receive
+    assert worst_reply.ByteSize() < limits.send
+
+
+def test_an_explicit_message_limit_sets_both_ways() -> None:
+    assert message_limits(100_000, 8 << 20) == (message_limits(1, 8 << 20))
+    assert message_limits(5, 8 << 20).receive == message_limits(5, 8 << 20).send == 8 << 20
+
+
+def test_the_default_bound_leaves_a_quarter_of_the_threads_spare() -> None:
+    assert concurrency_bound(0, 32) == 24
+    assert concurrency_bound(0, 1) == 1
+    assert concurrency_bound(5, 32) == 5
+
+
+def test_a_bound_not_below_the_threads_is_a_bad_setting() -> None:
+    with pytest.raises(SettingError, match="--max-concurrent-rpcs"):
+        Settings(threads=8, max_concurrent_rpcs=8).check()
+
+
+# --- against a server ----------------------------------------------------------------
+
+
+def test_calls_over_the_bound_are_refused_at_once_and_probes_still_answer(
+    launch_server: Callable[..., ServerProcess], streams: list[OpenStream]
+) -> None:
+    server = launch_server("--threads", "6", "--max-concurrent-rpcs", "2")
+    with grpc.insecure_channel(server.target) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        for _ in range(2):
+            streams.append(OpenStream(stub))
+            assert streams[-1].send().strength > 0
+        started = time.monotonic()
+        with pytest.raises(grpc.RpcError) as refused:
+            stub.Evaluate(evaluate_request("poker", HAND), timeout=10)
+        assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "2 calls" in (refused.value.details() or "")
+        assert time.monotonic() - started < 5, "refused, not queued until a slot freed"
+        assert health_status(server.target) == health_pb2.HealthCheckResponse.SERVING
+        third = OpenStream(stub)
+        with pytest.raises(grpc.RpcError) as refused_stream:
+            third.send()
+        assert refused_stream.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+        streams.pop().close()
+        deadline = time.monotonic() + 5
+        while True:
+            try:
+                assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
+                break
+            except grpc.RpcError as error:  # the slot comes back when grpc ends the stream
+                assert error.code() is grpc.StatusCode.RESOURCE_EXHAUSTED
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+
+
+def test_a_call_without_a_deadline_gets_the_default_one(
+    launch_server: Callable[..., ServerProcess], streams: list[OpenStream]
+) -> None:
+    server = launch_server("--default-deadline-seconds", "0.5")
+    with grpc.insecure_channel(server.target) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        bare, own = OpenStream(stub), OpenStream(stub, timeout=30)
+        streams += [bare, own]
+        assert bare.send().strength > 0 and own.send().strength > 0
+        time.sleep(0.8)
+        with pytest.raises(grpc.RpcError) as late:
+            bare.send()
+        assert late.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
+        assert own.send().strength > 0, "a call's own deadline is its own"
+        assert stub.Evaluate(evaluate_request("poker", HAND)).strength > 0
+
+
+def test_a_batch_at_the_hand_limit_fits_the_message_limits(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--max-batch-hands", "20000")
+    hands = bytes(range(10)) * 20_000
+    with HandevalClient(server.target) as client:
+        result = client.evaluate_batch("tonk", hands, hand_size=10)
+        assert len(result.strength) == 20_000
+        over = pb.EvaluateBatchRequest(game=pb.GAME_TONK, hands=hands + bytes(range(10)),
+                                       hand_size=10)  # fmt: skip
+        with pytest.raises(HandevalError) as refused:
+            client.send_batch(over)
+        assert refused.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert "20000" in refused.value.message.replace(",", "")
+        huge = pb.EvaluateRequest(game=pb.GAME_TONK, hand=["Ah"] * 200_000)
+        with pytest.raises(HandevalError) as too_big:
+            client.send_evaluate(huge)
+        assert too_big.value.code is grpc.StatusCode.RESOURCE_EXHAUSTED
+        assert client.health() == "SERVING"
+
+
+def test_a_client_pinging_faster_than_permitted_is_sent_away(
+    launch_server: Callable[..., ServerProcess], streams: list[OpenStream]
+) -> None:
+    server = launch_server("--min-ping-interval-seconds", "10")
+    options = [("grpc.keepalive_time_ms", 100), ("grpc.http2.max_pings_without_data", 0)]
+    with grpc.insecure_channel(server.target, options=options) as channel:
+        stream = OpenStream(pb_grpc.HandEvaluatorStub(channel))
+        streams.append(stream)
+        assert stream.send().strength > 0
+        time.sleep(1.5)
+        with pytest.raises(grpc.RpcError) as sent_away:
+            stream.send()
+        assert sent_away.value.code() is grpc.StatusCode.UNAVAILABLE
+    with HandevalClient(server.target, keepalive_s=60) as polite:
+        assert polite.evaluate("poker", HAND).strength > 0
+
+
+def test_an_aged_connection_ends_its_streams_after_the_grace_and_unary_calls_go_on(
+    launch_server: Callable[..., ServerProcess], streams: list[OpenStream]
+) -> None:
+    server = launch_server(
+        "--max-connection-age-seconds", "0.3", "--max-connection-age-grace-seconds", "0.5"
+    )
+    with HandevalClient(server.target, retries=True) as client:
+        stream = OpenStream(client._stub)
+        streams.append(stream)
+        assert stream.send().strength > 0
+        calls = 0
+        ended = time.monotonic() + 2.5
+        while time.monotonic() < ended:
+            assert client.evaluate("poker", HAND).strength > 0
+            calls += 1
+        with pytest.raises(grpc.RpcError) as closed:
+            stream.send()
+        assert closed.value.code() is grpc.StatusCode.UNAVAILABLE
+        assert calls > 10
+
+
+def test_bound_settings_are_refused_with_one_line_and_exit_2(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--threads", "4", "--max-concurrent-rpcs", "9", wait_ready=False)
+    assert server.process.wait(30) == 2
+    ended = time.monotonic() + 5
+    while not server.ended and time.monotonic() < ended:
+        time.sleep(0.05)
+    assert any("--max-concurrent-rpcs" in line for line in server.other_lines)
+
+
+def test_sighup_without_tls_is_logged_and_the_server_goes_on(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server()
+    server.process.send_signal(signal.SIGHUP)
+    assert "no TLS" in server.wait_for_event("reload", timeout=10)["message"]
+    assert health_status(server.target) == health_pb2.HealthCheckResponse.SERVING
+
