@@ -13,6 +13,9 @@ equal strength.
 
 from __future__ import annotations
 
+import functools
+from array import array
+
 import numpy as np
 import numpy.typing as npt
 
@@ -28,7 +31,8 @@ from evaluators.tables.card_keys import (
     SUM_START,
     flush_suit,
 )
-from evaluators.tables.five_card_classes import CLASS_COUNT, WHEEL_TOP, category_of_class
+from evaluators.tables.class_shapes import ClassShape, class_shapes, describe_ranks, top_cards
+from evaluators.tables.five_card_classes import CLASS_COUNT
 from evaluators.tables.perfect_hash import BUCKET_MULTIPLIER, slots_of
 
 SUMMARY = (
@@ -45,18 +49,33 @@ STRENGTH_BASE = CLASS_COUNT + 1
 _U64 = (1 << 64) - 1
 _FLUSH_RANK_MASK = 0x1FFF
 
-_RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
-)
-_RANK_PLURALS = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-    "jacks", "queens", "kings", "aces",
-)
-_FIRST_CLASS = {
-    PokerCategory.STRAIGHT_FLUSH: 1,
-    PokerCategory.STRAIGHT: 1600,
-}
+_CARD_MASK_SHIFT = 64
+"""In ``_single_hand_tables`` key sums, bits 64.. hold the card mask (bit ``card``)."""
+
+
+_SingleHandTables = tuple[
+    tuple[int, ...], tuple[ClassShape, ...], tuple[Cards, ...], "array[int]", "array[int]",
+    "array[int]", int, int, int,
+]
+
+
+@functools.cache
+def _single_hand_tables() -> _SingleHandTables:
+    """What ``_classify`` reads, in one tuple (one cached call per hand, no attribute reads):
+    per byte its card key plus ``1 << (64 + card)`` (one sum gives the lookup key and the
+    card mask; 0 outside the deck), the class shapes, ``top_cards``, the flush, unsuited
+    and displacement tables, and the perfect hash's multiplier and shifts."""
+    tables = poker_tables()
+    perfect_hash = tables.classes.perfect_hash
+    hand_keys = tuple(
+        key | (1 << (_CARD_MASK_SHIFT + card)) if card < DECK_SIZE else 0
+        for card, key in enumerate(tables.py_card_keys)
+    )
+    return (
+        hand_keys, class_shapes(), top_cards(), tables.py_flush_classes,
+        tables.py_unsuited_classes, tables.py_displacements, perfect_hash.slot_multiplier,
+        64 - perfect_hash.slot_bits, 64 - perfect_hash.bucket_bits,
+    )
 
 
 def strength_of(rank_class: int) -> int:
@@ -75,13 +94,16 @@ def rank_class_of(cards: Cards) -> int:
     for card in cards:
         key_sum += card_keys[card]
     if key_sum & FLUSH_BITS:
-        suit = flush_suit(key_sum)
-        mask = 0
-        for card in cards:
-            if card & 3 == suit and card < DECK_SIZE:
-                mask |= 1 << (card >> 2)
-        return tables.py_flush_classes[mask]
+        return _flush_class(tables, cards, flush_suit(key_sum))
     return _unsuited_class(tables, key_sum & RANK_MASK)
+
+
+def _flush_class(tables: PokerTables, cards: Cards, suit: int) -> int:
+    mask = 0
+    for card in cards:
+        if card & 3 == suit and card < DECK_SIZE:
+            mask |= 1 << (card >> 2)
+    return tables.py_flush_classes[mask]
 
 
 def _unsuited_class(tables: PokerTables, rank_counts: int) -> int:
@@ -91,100 +113,63 @@ def _unsuited_class(tables: PokerTables, rank_counts: int) -> int:
     return tables.py_unsuited_classes[base ^ tables.py_displacements[bucket]]
 
 
-def best_five(cards: Cards, category: PokerCategory, rank_class: int) -> Cards:
-    """The five cards making the hand, from its category and ranks (no subset search).
+def _classify(cards: Cards) -> tuple[int, ClassShape, Cards]:
+    """(rank class, its shape, best five) of 5-7 distinct cards (255 padding ignored).
 
-    Order: the hand's groups first (quads, trips, pairs, higher group first), then kickers
-    high to low; straights from the top card down (the wheel ends with its ace). Among cards
-    of equal rank the higher card id (suit order c < d < h < s) is taken first.
+    One pass over the cards sums their keys and card bits; the class gives the ranks of
+    the best five, filled with each rank's highest cards (the flush suit's for flushes).
+    Same lookups as ``rank_class_of``, inlined.
     """
-    ordered = sorted(cards, reverse=True)
-    while ordered and ordered[0] >= DECK_SIZE:
-        del ordered[0]
-    if category is PokerCategory.FLUSH or category is PokerCategory.STRAIGHT_FLUSH:
-        suit_counts = [0, 0, 0, 0]
-        for card in ordered:
-            suit_counts[card & 3] += 1
-        suit = suit_counts.index(max(suit_counts))
-        ordered = [c for c in ordered if c & 3 == suit]
-        if category is PokerCategory.FLUSH:
-            return tuple(ordered[:5])
-    if category is PokerCategory.STRAIGHT or category is PokerCategory.STRAIGHT_FLUSH:
-        top = 12 - (rank_class - _FIRST_CLASS[category])
-        ranks = (3, 2, 1, 0, 12) if top == WHEEL_TOP else range(top, top - 5, -1)
-        first_of_rank: dict[int, int] = {}
-        for card in ordered:
-            first_of_rank.setdefault(card >> 2, card)
-        return tuple(first_of_rank[r] for r in ranks)
-    runs: list[list[int]] = []
-    previous = -1
-    for card in ordered:
-        if card >> 2 == previous:
-            runs[-1].append(card)
-        else:
-            runs.append([card])
-            previous = card >> 2
-    runs.sort(key=len, reverse=True)
-    sizes = _GROUP_SIZES[category]
-    chosen = [c for run, size in zip(runs, sizes, strict=False) for c in run[:size]]
-    kickers = [c for c in ordered if c not in chosen]
-    return tuple(chosen + kickers[: 5 - len(chosen)])
+    (hand_keys, shapes, top, flush_classes, unsuited_classes, displacements,
+     slot_multiplier, slot_shift, bucket_shift) = _single_hand_tables()
+    key_sum = SUM_START
+    for card in cards:
+        key_sum += hand_keys[card]
+    if key_sum & FLUSH_BITS:
+        suit = flush_suit(key_sum)
+        mask = 0
+        for card in cards:
+            if card & 3 == suit and card < DECK_SIZE:
+                mask |= 1 << (card >> 2)
+        rank_class = flush_classes[mask]
+        shape = shapes[rank_class]
+        return rank_class, shape, shape.suited_fives[suit]
+    counts = key_sum & RANK_MASK
+    bucket = ((counts * BUCKET_MULTIPLIER) & _U64) >> bucket_shift
+    rank_class = unsuited_classes[
+        (((counts * slot_multiplier) & _U64) >> slot_shift) ^ displacements[bucket]
+    ]
+    shape = shapes[rank_class]
+    mask = key_sum >> _CARD_MASK_SHIFT
+    five: Cards = ()
+    for shift, base in shape.groups:
+        five += top[base + ((mask >> shift) & 15) * 4]
+    return rank_class, shape, five
 
 
-_GROUP_SIZES = {
-    PokerCategory.FOUR_OF_A_KIND: (4,),
-    PokerCategory.FULL_HOUSE: (3, 2),
-    PokerCategory.THREE_OF_A_KIND: (3,),
-    PokerCategory.TWO_PAIR: (2, 2),
-    PokerCategory.ONE_PAIR: (2,),
-    PokerCategory.HIGH_CARD: (),
-}
-"""Group sizes before kickers. Runs of equal rank sorted longest first (stable, so higher
-rank first among equal lengths) line up with these: with no quads in a full house, the
-first run is the best trips and the second the best pair (or lower trips)."""
+def best_hand(cards: Cards) -> PokerDetail:
+    """Category, Cactus-Kev class and best five of 5-7 distinct cards (255 padding ignored).
+
+    Best-five order: the hand's groups first (quads, trips, pairs, higher group first),
+    then kickers high to low; straights from the top card down (the wheel ends with its
+    ace). Among cards of equal rank the higher card id (suit order c < d < h < s) first.
+    """
+    rank_class, shape, five = _classify(cards)
+    return PokerDetail(shape.category, rank_class, five)
 
 
 def describe(category: PokerCategory, five: Cards) -> str:
     """For people: "Full house, kings full of twos", "Two pair, aces and eights"."""
-    first, third, fourth = five[0] >> 2, five[2] >> 2, five[3] >> 2
-    match category:
-        case PokerCategory.STRAIGHT_FLUSH:
-            royal = " (royal flush)" if first == 12 else ""
-            return f"Straight flush, {_RANK_NAMES[first]} high{royal}"
-        case PokerCategory.FOUR_OF_A_KIND:
-            return f"Four of a kind, {_RANK_PLURALS[first]}"
-        case PokerCategory.FULL_HOUSE:
-            return f"Full house, {_RANK_PLURALS[first]} full of {_RANK_PLURALS[fourth]}"
-        case PokerCategory.FLUSH:
-            return f"Flush, {_RANK_NAMES[first]} high"
-        case PokerCategory.STRAIGHT:
-            return f"Straight, {_RANK_NAMES[first]} high"
-        case PokerCategory.THREE_OF_A_KIND:
-            return f"Three of a kind, {_RANK_PLURALS[first]}"
-        case PokerCategory.TWO_PAIR:
-            return f"Two pair, {_RANK_PLURALS[first]} and {_RANK_PLURALS[third]}"
-        case PokerCategory.ONE_PAIR:
-            return f"One pair, {_RANK_PLURALS[first]}"
-        case _:
-            return f"High card, {_RANK_NAMES[first]}"
-
-
-def best_hand(cards: Cards) -> PokerDetail:
-    """Category, Cactus-Kev class and best five of 5-7 distinct cards (255 padding ignored)."""
-    rank_class = rank_class_of(cards)
-    category = category_of_class(rank_class)
-    return PokerDetail(category, rank_class, best_five(cards, category, rank_class))
+    return describe_ranks(category, tuple(card >> 2 for card in five))
 
 
 def evaluate_poker_high(
     hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
     """Best five of hand plus table (5-7 cards together); strength higher is better."""
-    detail = best_hand(hand + table)
+    rank_class, shape, five = _classify(hand + table)
     return Evaluation(
-        strength=strength_of(detail.rank_class),
-        description=describe(detail.category, detail.best_five),
-        detail=detail,
+        shape.strength, shape.description, PokerDetail(shape.category, rank_class, five)
     )
 
 

@@ -50,7 +50,7 @@ class DealBonus(enum.Enum):
     NINE_OR_LESS = 5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PointsDetail:
     """Numbers, Florida Bingo, Flop-A: totals of the kept cards (halves are exact floats)."""
 
@@ -58,20 +58,20 @@ class PointsDetail:
     low_total: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BlackjackDetail:
     total: int
     soft: bool
     bust: bool
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class HighCardDetail:
     survived: int
     ascending: Cards
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class PokerDetail:
     category: PokerCategory
     rank_class: int
@@ -79,20 +79,20 @@ class PokerDetail:
     best_five: Cards
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class DotsDetail:
     dots: int
     poker: PokerDetail
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class NotPokerDetail:
     category: NotPokerCategory
     groups: tuple[str, ...]
     jokers_as: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Hit:
     """A hand card laid onto the request's ``table_spreads[spread_index]``."""
 
@@ -100,7 +100,7 @@ class Hit:
     spread_index: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class TonkDetail:
     points: int
     deadwood: int
@@ -122,7 +122,7 @@ Detail = (
 )
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evaluation:
     """One scored hand.
 
@@ -142,7 +142,7 @@ class Evaluation:
     discarded: Cards = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BatchResult:
     """One entry per hand, in order (see API.md ``EvaluateBatchResponse``)."""
 
@@ -152,7 +152,7 @@ class BatchResult:
     instant_win: npt.NDArray[np.bool_]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Award:
     """``share`` of the whole pot won by ``player`` from ``pot`` (high, low, dots, whole)."""
 
@@ -161,7 +161,7 @@ class Award:
     share: Fraction
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Payout:
     """Tonk settlement: stakes received (+) or paid (-)."""
 
@@ -169,7 +169,7 @@ class Payout:
     stakes: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Resolution:
     """What a game's pot rule decides from the seats' evaluations."""
 
@@ -179,7 +179,7 @@ class Resolution:
     payouts: tuple[Payout, ...] = ()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ShowdownOutcome:
     results: tuple[tuple[str, Evaluation], ...]
     awards: tuple[Award, ...]

@@ -123,6 +123,35 @@ def suit_deadwood_table() -> tuple[int, ...]:
 
 
 @functools.cache
+def suit_runs_table() -> tuple[tuple[tuple[tuple[int, ...], ...], int], ...]:
+    """Per 13-bit rank mask of one suit (8192 entries): the runs the least-deadwood choice
+    lays (each a tuple of ranks in line order, a low ace first) and the rank mask left over.
+
+    The same choice as ``_suit_best(mask, 0, 0)`` (ties keep the ace high), so a hand with
+    no table spreads and no rank held 3 times needs no search: one lookup per suit.
+    """
+    entries = []
+    for mask in range(_SUIT_MASKS):
+        _, covered = _suit_best(mask, 0, 0)
+        runs: list[tuple[int, ...]] = []
+        position = 0
+        while position < 14:
+            if covered >> position & 1:
+                end = position
+                while end + 1 < 14 and covered >> (end + 1) & 1:
+                    end += 1
+                runs.append(tuple(_position_rank(p) for p in range(position, end + 1)))
+                position = end
+            position += 1
+        entries.append((tuple(runs), mask & ~_ranks(covered)))
+    return tuple(entries)
+
+
+def _position_rank(position: int) -> int:
+    return ACE if position in (0, 13) else position - 1
+
+
+@functools.cache
 def _suit_deadwood_array() -> npt.NDArray[np.int64]:
     return np.asarray(suit_deadwood_table(), dtype=np.int64)
 
@@ -278,6 +307,112 @@ def evaluate_tonk(
     del table
     if not hand:
         return _empty_evaluation()
+    if not table_spreads:
+        return _evaluate_alone(hand)
+    return _evaluate_with_spreads(hand, table_spreads, options)
+
+
+_PACKED_SHIFT = 16
+_PACKED_FIELD = (1 << 13) - 1
+_POINTS_SHIFT = 64
+_PACKED_KEYS = tuple(
+    (1 << (_PACKED_SHIFT * (card & 3) + (card >> 2))) | (CARD_POINTS[card >> 2] << _POINTS_SHIFT)
+    for card in range(52)
+)
+"""Per card: its rank bit in its suit's 16-bit field, plus its points above bit 64. A hand's
+sum holds its four suit masks (bits 0..63) and its points."""
+_SUITS_OF = tuple(tuple(s for s in range(4) if suits >> s & 1) for suits in range(16))
+_SET_CHOICES = tuple(
+    (0, suits) if suits.bit_count() == 3 else (0, 15, 14, 13, 11, 7) if suits == 15 else ()
+    for suits in range(16)
+)
+"""Suits of one rank held 3-4 times -> the suits a set may take (0: no set), in the order
+``_set_options`` tries them."""
+_SPREAD_OF_SUITS = tuple(
+    sum(1 << (_PACKED_SHIFT * s) for s in _SUITS_OF[suits]) for suits in range(16)
+)
+
+
+def _evaluate_alone(hand: Cards) -> Evaluation:
+    """``evaluate_tonk`` with no table spreads: the same answer by table lookups.
+
+    Suits are independent once sets are chosen, so each suit's runs and leftover come from
+    ``suit_runs_table``; only a hand holding some rank 3 or 4 times tries set choices
+    (scored by ``suit_deadwood_table``, the four suit masks packed in one int).
+    """
+    total = 0
+    for card in hand:
+        total += _PACKED_KEYS[card]
+    points = total >> _POINTS_SHIFT
+    packed = total & ((1 << _POINTS_SHIFT) - 1)
+    clubs, diamonds = packed & _PACKED_FIELD, packed >> 16 & _PACKED_FIELD
+    hearts, spades = packed >> 32 & _PACKED_FIELD, packed >> 48
+    held_three = (clubs & diamonds & (hearts | spades)) | (hearts & spades & (clubs | diamonds))
+    spreads: list[Cards] = []
+    if held_three:
+        packed, spreads = _best_sets(packed, held_three)
+    runs_table = suit_runs_table()
+    points_table = suit_points_table()
+    leftover = 0
+    deadwood = 0
+    for suit in range(4):
+        runs, left = runs_table[packed >> (_PACKED_SHIFT * suit) & _PACKED_FIELD]
+        for run in runs:
+            spreads.append(tuple(rank * 4 + suit for rank in run))
+        leftover |= left << (_PACKED_SHIFT * suit)
+        deadwood += points_table[left]
+    keys = _PACKED_KEYS
+    deadwood_cards = tuple(c for c in hand if leftover & keys[c])
+    tonk = not deadwood_cards
+    detail = TonkDetail(
+        points, deadwood, tuple(spreads), (), deadwood_cards, tonk, _deal_bonus(hand, points)
+    )
+    return Evaluation(
+        STRENGTH_BASE - points, "Tonk!" if tonk else f"Deadwood {deadwood}", detail
+    )
+
+
+def _best_sets(packed: int, held_three: int) -> tuple[int, list[Cards]]:
+    """(the packed suit masks left, the sets laid) of the set choice leaving least deadwood
+    by runs; the first best in ``_set_options`` order, as the general search picks."""
+    choices: list[list[int]] = []
+    ranks: list[int] = []
+    left = held_three
+    while left:
+        low = left & -left
+        left ^= low
+        rank = low.bit_length() - 1
+        suits = sum(((packed >> (_PACKED_SHIFT * s + rank)) & 1) << s for s in range(4))
+        ranks.append(rank)
+        choices.append(list(_SET_CHOICES[suits]))
+    table = suit_deadwood_table()
+    field = _PACKED_FIELD
+    best_cost = -1
+    best: tuple[int, ...] = ()
+    for combo in itertools.product(*choices):
+        removed = 0
+        for rank, suits in zip(ranks, combo, strict=True):
+            removed |= _SPREAD_OF_SUITS[suits] << rank
+        rest = packed & ~removed
+        cost = (
+            table[rest & field] + table[rest >> 16 & field]
+            + table[rest >> 32 & field] + table[rest >> 48]
+        )
+        if best_cost < 0 or cost < best_cost:
+            best_cost, best = cost, combo
+    removed = 0
+    sets: list[Cards] = []
+    for rank, suits in zip(ranks, best, strict=True):
+        if suits:
+            removed |= _SPREAD_OF_SUITS[suits] << rank
+            sets.append(tuple(rank * 4 + s for s in _SUITS_OF[suits]))
+    return packed & ~removed, sets
+
+
+def _evaluate_with_spreads(
+    hand: Cards, table_spreads: tuple[Cards, ...], options: Options
+) -> Evaluation:
+    """``evaluate_tonk`` in general: set choices, then per suit runs and hits."""
     points = sum(card_points(c) for c in hand)
     suit_masks = [0, 0, 0, 0]
     for card in hand:

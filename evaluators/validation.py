@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from evaluators.cards import (
+    DECK_SIZE,
     EMPTY,
+    JOKERS,
     RANKS,
     InvalidRequest,
     Violation,
@@ -164,6 +166,37 @@ def _raise_if(violations: list[Violation]) -> None:
         raise InvalidRequest(violations)
 
 
+_DEFAULT_OPTIONS = Options()
+_CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS))}
+"""Canonical card text (``Ah``, ``Td``, ``X1``) -> id: the fast path's one dict read."""
+
+
+def _read_plain_hand(
+    rules: GameRules, hand: Sequence[str], table: Sequence[str], options: Options | None
+) -> HandRequest | None:
+    """The request of a hand without table spreads, in canonical card text, that passes
+    every check; None for anything else (``read_hand``'s full path then decides)."""
+    ids = _CANONICAL_IDS
+    try:
+        hand_ids = tuple([ids[text] for text in hand])
+        table_ids = tuple([ids[text] for text in table]) if table else ()
+    except KeyError:
+        return None
+    total = len(hand_ids) + len(table_ids)
+    if not (
+        rules.hand_min <= len(hand_ids) <= rules.hand_max
+        and rules.table_min <= len(table_ids) <= rules.table_max
+        and rules.cards_min <= total <= rules.cards_max
+        and len(set(hand_ids + table_ids)) == total
+    ):
+        return None
+    if not rules.jokers and (max(hand_ids) >= DECK_SIZE or max(table_ids, default=0) >= DECK_SIZE):
+        return None
+    if rules.distinct_table_ranks and len({card >> 2 for card in table_ids}) != len(table_ids):
+        return None
+    return HandRequest(rules.game, hand_ids, table_ids, (), options or _DEFAULT_OPTIONS)
+
+
 def read_hand(
     game: Game | None,
     hand: Sequence[str],
@@ -172,6 +205,10 @@ def read_hand(
     options: Options | None = None,
 ) -> HandRequest:
     """Parse and check one hand; raises InvalidRequest listing every problem."""
+    if game is not None and not table_spreads and hand:
+        plain = _read_plain_hand(GAMES[game], hand, table, options)
+        if plain is not None:
+            return plain
     violations: list[Violation] = []
     rules = _rules_or_violation(game, violations)
     hand_ids = parse_cards(hand, "hand", violations)

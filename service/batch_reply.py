@@ -48,13 +48,15 @@ def varints(values: npt.NDArray[np.uint64]) -> bytes:
     width = max(1, -(-int(values.max()).bit_length() // 7))
     if width == 1:
         return values.astype(np.uint8).tobytes()
+    if width <= 4:
+        values = values.astype(np.uint32)
     grid = np.empty(len(values) * width, dtype=np.uint8)
     keep = np.empty(len(values) * width, dtype=np.bool_)
     keep[::width] = True
     for byte in range(width):
-        low = ((values >> np.uint64(7 * byte)) & _SEVEN_BITS).astype(np.uint8)
+        low = ((values >> (7 * byte)) & 0x7F).astype(np.uint8)
         if byte + 1 < width:
-            more = values >= np.uint64(1 << (7 * byte + 7))
+            more = values >= (1 << (7 * byte + 7))
             keep[byte + 1 :: width] = more
             low |= more.view(np.uint8) << np.uint8(7)
         grid[byte::width] = low

@@ -86,8 +86,16 @@ def game_value(game: Game) -> pb.Game:
     return value
 
 
+_OPTIONS = {
+    (ace_low, hit_runs_only): Options(ace_low=ace_low, hit_runs_only=hit_runs_only)
+    for ace_low in (False, True)
+    for hit_runs_only in (False, True)
+}
+"""Every Options there is (frozen, so shared): no construction per request."""
+
+
 def to_options(options: pb.Options) -> Options:
-    return Options(ace_low=options.ace_low, hit_runs_only=options.hit_runs_only)
+    return _OPTIONS[options.ace_low, options.hit_runs_only]
 
 
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
@@ -98,9 +106,9 @@ def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
     """Parse and check one hand (raises InvalidRequest listing every problem)."""
     return read_hand(
         to_game(request.game),
-        list(request.hand),
-        list(request.table),
-        _spreads(request.table_spreads),
+        request.hand,
+        request.table,
+        _spreads(request.table_spreads) if request.table_spreads else (),
         to_options(request.options),
     )
 
@@ -194,11 +202,13 @@ def to_evaluation(
         low_strength=evaluation.low_strength,
         instant_win=evaluation.instant_win,
         out_after=evaluation.out_after,
-        kept=_cards(evaluation.kept),
-        discarded=_cards(evaluation.discarded),
         description=evaluation.description,
+        **{field: detail},
     )
-    getattr(reply, field).CopyFrom(detail)
+    if evaluation.kept:
+        reply.kept.extend(_cards(evaluation.kept))
+    if evaluation.discarded:
+        reply.discarded.extend(_cards(evaluation.discarded))
     return reply
 
 

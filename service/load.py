@@ -363,30 +363,45 @@ def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
         response_deserializer=pb.Evaluation.FromString,
     )
     duration = run.spec.duration_s
-    stream_timeout = None if duration is None else duration + run.spec.timeout_s
+    timeout = None if duration is None else duration + run.spec.timeout_s
     index = run.next_index()
     while index is not None:
-        feed = _Feed()
-        replies = call(iter(feed), timeout=stream_timeout)
-        started = time.perf_counter()
-        try:
-            while index is not None:
-                started = time.perf_counter()
-                feed.put(run.pool.payloads[index])
-                reply = next(replies)
-                code = _code_name(reply.error.code) if reply.HasField("error") else "OK"
-                tally.count(code, time.perf_counter() - started, run.pool.bad[index])
-                index = run.next_index()
-            feed.put(None)
-            for _ in replies:
-                pass
-        except grpc.RpcError as error:
-            if index is not None:
-                tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[index])
-                index = run.next_index()
-        finally:
-            feed.put(None)
-            replies.cancel()
+        index = _one_stream(run, call, timeout, index, tally)
+
+
+def _one_stream(
+    run: Run, call: Any, timeout: float | None, index: int, tally: Tally
+) -> int | None:
+    """Send requests from ``index`` on one stream until the run ends (None) or the
+    stream breaks (the index to go on from, on a new stream)."""
+    feed = _Feed()
+    replies = call(iter(feed), timeout=timeout)
+    next_index: int | None = index
+    started = time.perf_counter()
+    try:
+        while next_index is not None:
+            started = time.perf_counter()
+            feed.put(run.pool.payloads[next_index])
+            reply = next(replies, None)
+            bad = run.pool.bad[next_index]
+            if reply is None:  # the server ended the stream without answering
+                tally.count("UNKNOWN", time.perf_counter() - started, bad)
+                return run.next_index()
+            code = _code_name(reply.error.code) if reply.HasField("error") else "OK"
+            tally.count(code, time.perf_counter() - started, bad)
+            next_index = run.next_index()
+        feed.put(None)
+        for _ in replies:
+            pass
+    except grpc.RpcError as error:
+        if next_index is None:
+            return None
+        tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[next_index])
+        return run.next_index()
+    finally:
+        feed.put(None)
+        replies.cancel()
+    return None
 
 
 def _worker(run: Run, channel: grpc.Channel, tally: Tally, failures: list[BaseException]) -> None:

@@ -189,6 +189,27 @@ def test_ten_card_arrangement_is_valid_and_no_worse_than_hits_alone(
     assert detail(evaluation).deadwood <= detail(alone).deadwood
 
 
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 51), unique=True, min_size=1, max_size=10))
+def test_a_hand_without_table_spreads_reads_its_tables_as_the_search_would(
+    hand: list[int],
+) -> None:
+    searched = tonk._evaluate_with_spreads(tuple(hand), (), PLAIN)
+    assert tonk.evaluate_tonk(tuple(hand), (), (), PLAIN) == searched
+
+
+def test_suit_runs_table_lays_what_the_suit_search_lays() -> None:
+    table = tonk.suit_runs_table()
+    assert len(table) == 8192
+    for mask in range(8192):
+        runs, left = table[mask]
+        laid = [rank for run in runs for rank in run]
+        laid_mask = sum(1 << rank for rank in laid)
+        assert len(laid) == len(set(laid)) and all(len(run) >= 3 for run in runs)
+        assert left | laid_mask == mask and not left & laid_mask
+        assert tonk.suit_points_table()[left] == tonk.suit_deadwood_table()[mask]
+
+
 # --- tables against a slow path -------------------------------------------------------
 
 def test_suit_points_table_sums_card_points() -> None:

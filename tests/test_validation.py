@@ -9,8 +9,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from evaluators.cards import InvalidRequest, Violation, parse_card
+from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
 from evaluators.inputs import Declaration, Game, HandRequest, ShowdownRequest
 from evaluators.validation import SeatText, read_hand, read_showdown, rules_for
 
@@ -439,3 +441,27 @@ def test_every_problem_of_a_showdown_is_reported_not_just_the_first() -> None:
         "seats[2].hand[0]",  # joker
         "table[1]",  # paired table
     }
+
+
+def _outcome(game: Game, hand: list[str], table: list[str]) -> HandRequest | tuple[Violation, ...]:
+    try:
+        return read_hand(game, hand, table)
+    except InvalidRequest as error:
+        return error.violations
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+@settings(max_examples=60, deadline=None)
+@given(
+    hand=st.lists(st.integers(0, 53), max_size=11),
+    table=st.lists(st.integers(0, 53), max_size=8),
+)
+def test_canonical_text_reads_as_the_full_checks_read_it(
+    game: Game, hand: list[int], table: list[int]
+) -> None:
+    """Canonical card text may take a shortcut; lower-case text always takes every check."""
+    canonical = _outcome(game, [card_text(c) for c in hand], [card_text(c) for c in table])
+    lower = _outcome(
+        game, [card_text(c).lower() for c in hand], [card_text(c).lower() for c in table]
+    )
+    assert canonical == lower

@@ -1,0 +1,214 @@
+"""TLS and mutual TLS on the gRPC port (``service.tls``), the plaintext health port, and
+certificate reload on SIGHUP. Certificates are made here, for 127.0.0.1, by two CAs."""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import signal
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import grpc
+import pytest
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from service.client import HandevalClient, HandevalError
+from service.tls import CertificateError, ServerFiles, client_credentials, read_files
+from tests.conftest import ServerProcess, health_status
+
+HAND = "Ah Kh Qh Jh Th 2c 3d"
+
+
+@dataclass(frozen=True)
+class Issued:
+    """A key and its certificate, PEM."""
+
+    key: bytes
+    cert: bytes
+
+    def write(self, directory: Path, name: str) -> tuple[str, str]:
+        (directory / f"{name}.key").write_bytes(self.key)
+        (directory / f"{name}.crt").write_bytes(self.cert)
+        return str(directory / f"{name}.crt"), str(directory / f"{name}.key")
+
+
+class Authority:
+    """A throwaway CA issuing server and client certificates."""
+
+    def __init__(self, name: str) -> None:
+        self._key = ec.generate_private_key(ec.SECP256R1())
+        self._name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+        builder = self._builder(self._name, self._key.public_key()).add_extension(
+            x509.BasicConstraints(ca=True, path_length=None), critical=True
+        )
+        self.cert = builder.sign(self._key, hashes.SHA256())
+
+    @property
+    def pem(self) -> bytes:
+        return self.cert.public_bytes(serialization.Encoding.PEM)
+
+    def _builder(
+        self, subject: x509.Name, public_key: ec.EllipticCurvePublicKey
+    ) -> x509.CertificateBuilder:
+        now = datetime.datetime.now(datetime.UTC)
+        return (
+            x509.CertificateBuilder()
+            .subject_name(subject)
+            .issuer_name(self._name)
+            .public_key(public_key)
+            .serial_number(x509.random_serial_number())
+            .not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+        )
+
+    def issue(self, name: str, server: bool) -> Issued:
+        key = ec.generate_private_key(ec.SECP256R1())
+        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
+        usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
+        builder = self._builder(subject, key.public_key()).add_extension(
+            x509.ExtendedKeyUsage([usage]), critical=False
+        )
+        if server:
+            builder = builder.add_extension(
+                x509.SubjectAlternativeName(
+                    [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
+                ),
+                critical=False,
+            )
+        cert = builder.sign(self._key, hashes.SHA256())
+        return Issued(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            ),
+            cert.public_bytes(serialization.Encoding.PEM),
+        )
+
+
+@pytest.fixture(scope="module")
+def ours() -> Authority:
+    return Authority("handeval test CA")
+
+
+@pytest.fixture(scope="module")
+def theirs() -> Authority:
+    return Authority("some other CA")
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def start_tls(launch: Callable[..., ServerProcess], *args: str) -> ServerProcess:
+    """A TLS server: the port from its ``ready`` line (the fixture's check is plaintext)."""
+    server = launch(*args, wait_ready=False)
+    server.port = int(server.wait_for_event("ready")["port"])
+    return server
+
+
+def client(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> HandevalClient:
+    credentials = client_credentials(
+        ca=ca.pem, cert=cert.cert if cert else None, key=cert.key if cert else None
+    )
+    return HandevalClient(server.target, credentials=credentials, timeout=5, retries=False)
+
+
+def refused(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> HandevalError:
+    with client(server, ca, cert) as caller, pytest.raises(HandevalError) as caught:
+        caller.evaluate("poker", HAND)
+    return caught.value
+
+
+def test_mutual_tls_refuses_no_certificate_and_a_foreign_one_and_serves_ours(
+    launch_server: Callable[..., ServerProcess], ours: Authority, theirs: Authority,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    (tmp_path / "clients.pem").write_bytes(ours.pem)
+    health_port = free_port()
+    server = start_tls(
+        launch_server, "--tls-cert", cert, "--tls-key", key,
+        "--tls-client-ca", str(tmp_path / "clients.pem"), "--health-port", str(health_port),
+    )  # fmt: skip
+    assert refused(server, ours).code is grpc.StatusCode.UNAVAILABLE
+    foreign = theirs.issue("intruder", server=False)
+    assert refused(server, ours, foreign).code is grpc.StatusCode.UNAVAILABLE
+    with client(server, ours, ours.issue("game-server", server=False)) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+        assert caller.health() == "SERVING"
+    with pytest.raises(grpc.RpcError) as plaintext:
+        health_status(server.target, timeout=3)
+    assert plaintext.value.code() is grpc.StatusCode.UNAVAILABLE
+    assert health_status(f"127.0.0.1:{health_port}") == 1
+    with HandevalClient(f"127.0.0.1:{health_port}", timeout=5, retries=False) as probe, \
+            pytest.raises(HandevalError) as evaluator:  # fmt: skip
+        probe.evaluate("poker", HAND)
+    assert evaluator.value.code is grpc.StatusCode.UNIMPLEMENTED, "the health port is health only"
+
+
+def test_tls_without_a_client_ca_serves_clients_without_certificates(
+    launch_server: Callable[..., ServerProcess], ours: Authority, theirs: Authority,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
+    with client(server, ours) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+    assert refused(server, theirs).code is grpc.StatusCode.UNAVAILABLE, "server not trusted"
+
+
+def test_sighup_reloads_the_certificates_for_new_connections(
+    launch_server: Callable[..., ServerProcess], ours: Authority, theirs: Authority,
+    tmp_path: Path,
+) -> None:  # fmt: skip
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
+    with client(server, ours) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+    (tmp_path / "server.crt").write_bytes(b"half-written renewal")
+    server.process.send_signal(signal.SIGHUP)
+    kept = _wait_for(server, "error")
+    assert "kept the old certificates" in kept["message"]
+    with client(server, ours) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+    theirs.issue("handeval", server=True).write(tmp_path, "server")
+    server.process.send_signal(signal.SIGHUP)
+    assert _wait_for(server, "reload")["reloads"] == 1
+    with client(server, theirs) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+    assert refused(server, ours).code is grpc.StatusCode.UNAVAILABLE
+
+
+def _wait_for(server: ServerProcess, name: str) -> dict[str, Any]:
+    ended = time.monotonic() + 10
+    while time.monotonic() < ended:
+        found = server.named(name)
+        if found:
+            return found[-1]
+        time.sleep(0.05)
+    raise AssertionError(f"no {name!r} line: {server.events}")
+
+
+def test_a_key_that_is_not_the_certificates_is_a_bad_setting(
+    launch_server: Callable[..., ServerProcess], ours: Authority, tmp_path: Path
+) -> None:
+    cert, _ = ours.issue("handeval", server=True).write(tmp_path, "server")
+    _, other_key = ours.issue("other", server=True).write(tmp_path, "other")
+    with pytest.raises(CertificateError, match="not a certificate and its key"):
+        read_files(ServerFiles(cert, other_key))
+    server = launch_server("--tls-cert", cert, "--tls-key", other_key, wait_ready=False)
+    assert server.process.wait(30) == 2
+    only_cert = launch_server("--tls-cert", cert, wait_ready=False)
+    assert only_cert.process.wait(30) == 2
