@@ -152,6 +152,9 @@ class LoadReport:
     codes: dict[str, int]
     """Requests by gRPC status code name (``OK``, ``INVALID_ARGUMENT``, ...)."""
     latency_ms: Latency
+    client_cpu_s: float = 0.0
+    """CPU time this process spent during the run: near ``elapsed_s`` per core used means
+    the generator, not the server, may be the limit."""
 
     @property
     def ok(self) -> int:
@@ -190,6 +193,7 @@ class LoadReport:
             "requests_per_s": round(self.requests_per_s, 1),
             "hands_per_s": round(self.hands_per_s, 1),
             "latency_ms": {k: round(v, 3) for k, v in vars(self.latency_ms).items()},
+            "client_cpu_s": round(self.client_cpu_s, 3),
             "codes": dict(sorted(self.codes.items())),
         }
 
@@ -451,6 +455,7 @@ def run_load(
     channels = open_channels(spec)
     tallies = [Tally() for _ in range(spec.concurrency)]
     failures: list[BaseException] = []
+    cpu_started = time.process_time()
     started = time.perf_counter()
     deadline = started + spec.duration_s if spec.duration_s else float("inf")
     run = Run(spec, pool, deadline)
@@ -472,11 +477,12 @@ def run_load(
     for thread in threads:
         thread.join()
     elapsed = time.perf_counter() - started
+    cpu = time.process_time() - cpu_started
     for channel in channels:
         channel.close()
     if failures:
         raise failures[0]
-    return _report(spec, tallies, elapsed)
+    return _report(spec, tallies, elapsed, cpu)
 
 
 def _watch(
@@ -499,7 +505,7 @@ def _watch(
                 last_time, last_done = now, done
 
 
-def _report(spec: LoadSpec, tallies: list[Tally], elapsed: float) -> LoadReport:
+def _report(spec: LoadSpec, tallies: list[Tally], elapsed: float, cpu: float) -> LoadReport:
     codes: Counter[str] = Counter()
     for tally in tallies:
         codes.update(tally.codes)
@@ -512,4 +518,5 @@ def _report(spec: LoadSpec, tallies: list[Tally], elapsed: float) -> LoadReport:
         elapsed_s=elapsed,
         codes=dict(codes),
         latency_ms=Latency.of([s for t in tallies for s in t.latencies]),
+        client_cpu_s=cpu,
     )

@@ -176,6 +176,8 @@ def render_report(report: LoadReport) -> str:
         ("latency p90", _ms(latency.p90) + " ms"),
         ("latency p99", _ms(latency.p99) + " ms"),
         ("latency max", _ms(latency.max) + " ms"),
+        ("client CPU", f"{report.client_cpu_s / report.elapsed_s:.0%} of one core"
+         if report.elapsed_s else "-"),
     ]
     if spec.bad_share:
         rows.append(("bad sent", f"{report.bad_sent} (asked {spec.bad_share:.0%})"))
