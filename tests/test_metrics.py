@@ -232,7 +232,7 @@ def test_two_workers_metrics_page_sums_both_after_known_calls(
         game=POKER, hands=b"".join(bytes(range(i, i + 7)) for i in range(0, 35, 7)), hand_size=7
     )
     too_big = pb.EvaluateBatchRequest(game=POKER, hands=bytes(range(7)) * 11, hand_size=7)
-    for _ in range(3):  # a channel per call: calls land on either worker
+    for _ in range(3):  # a new connection per round: rounds land on either worker
         with grpc.insecure_channel(server.target) as channel:
             stub = pb_grpc.HandEvaluatorStub(channel)
             stub.Evaluate(GOOD, timeout=10)
