@@ -108,7 +108,7 @@ def _start_server() -> tuple[subprocess.Popen[str], str]:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
     process = subprocess.Popen(
         [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--metrics-port", "0", "--log-level", "warning"],
+         "--metrics-port", "0"],
         cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip

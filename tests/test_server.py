@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import queue
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
 from fractions import Fraction
@@ -633,7 +634,13 @@ def test_sigterm_drains_calls_in_flight_refuses_new_ones_and_exits_0(
 
         running.process.send_signal(signal.SIGTERM)
         assert next(watch).status == NOT_SERVING
-        assert any(_refused(running.target) for _ in range(20)), "a new call was served"
+        refused = False
+        for _ in range(60):  # refused once serve's DRAIN_NOTICE_SECONDS have passed
+            refused = _refused(running.target)
+            if refused:
+                break
+            time.sleep(0.05)
+        assert refused, "a new call was served"
 
         for i, stream in enumerate(streams):
             after = stream.ask(evaluate_request(Game.TONK, f"{i}-after"))
