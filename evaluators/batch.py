@@ -33,6 +33,10 @@ CHECK_EVERY = 256
 Matrix = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
 
+MAX_ROW_BYTES = 64
+"""Most bytes one hand or one table may take, padding included: no game deals more than
+10 cards, and refusing wider rows up front keeps a hostile shape from costing time."""
+
 
 class BatchTooLarge(Exception):
     """More hands than the server allows in one batch (the service answers RESOURCE_EXHAUSTED)."""
@@ -88,7 +92,13 @@ def _shape(
     hands: bytes, hand_size: int, tables: bytes, table_size: int, max_hands: int
 ) -> tuple[Matrix, Matrix]:
     """(N, hand_size) and (1 or N, table_size) views of the bytes, or the shape's problems."""
-    violations: list[Violation] = []
+    violations = [
+        Violation(field, f"{field} is {size}; at most {MAX_ROW_BYTES} bytes per row")
+        for field, size in (("hand_size", hand_size), ("table_size", table_size))
+        if size > MAX_ROW_BYTES
+    ]
+    if violations:
+        raise InvalidRequest(violations)
     if hand_size == 0:
         if hands:
             violations.append(
@@ -145,8 +155,6 @@ _CARD_MASK = (1 << (JOKER_2 + 1)) - 1
 _JOKER_BITS = (1 << JOKER_1) | (1 << JOKER_2)
 
 
-MAX_SCREENED_WIDTH = 64
-"""Wider rows (a column loop per byte) and empty batches go straight to ``check``."""
 
 
 @functools.cache
@@ -211,11 +219,11 @@ def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
 
     Each byte becomes one bit (``card_bits``), OR-ed column by column: a non-card byte or
     a joker shows as its flag bits, and a repeated card as fewer bits than filled slots.
-    Exact for a non-empty batch of rows up to ``MAX_SCREENED_WIDTH`` bytes (it passes
+    Exact for a non-empty batch of rows up to ``MAX_ROW_BYTES`` bytes (it passes
     iff ``check`` does); otherwise False. A batch it does not pass goes to ``check``,
     which finds the problems and their sentences.
     """
-    if not len(hands) or max(hands.shape[1], tables.shape[1]) > MAX_SCREENED_WIDTH:
+    if not len(hands) or max(hands.shape[1], tables.shape[1]) > MAX_ROW_BYTES:
         return False
     hand_or = _or_of_bits(hands, card_bits)
     table_or = _or_of_bits(tables, card_bits)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.limits import EXEMPT_PREFIXES
 
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
@@ -216,7 +217,13 @@ def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:
 
 
 class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Counts and times every call; wrapped handlers are cached per method."""
+    """Counts and times every call of our services; wrapped handlers are cached per method.
+
+    Health and reflection pass untouched (``service.limits.EXEMPT_PREFIXES``): the health
+    servicer answers ``Watch`` without holding a thread, and wrapping it in a generator
+    would pin one server thread per watching client (every channel with client-side
+    health checking keeps one open) until the pool starves.
+    """
 
     def __init__(self, metrics: Instruments) -> None:
         self._metrics = metrics
@@ -226,8 +233,8 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         self, continuation: Callable[[Any], grpc.RpcMethodHandler | None], details: Any
     ) -> grpc.RpcMethodHandler | None:
         handler = continuation(details)
-        if handler is None:
-            return None
+        if handler is None or details.method.startswith(EXEMPT_PREFIXES):
+            return handler
         cached = self._wrapped.get(details.method)
         if cached is not None and cached[0] is handler:
             return cached[1]

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from evaluators.batch import (
     CHECK_EVERY,
-    MAX_SCREENED_WIDTH,
+    MAX_ROW_BYTES,
     BatchCancelled,
     BatchTooLarge,
     all_valid,
@@ -163,15 +163,15 @@ def test_the_fast_screen_passes_a_batch_exactly_when_the_full_check_does(
     assert all_valid(rules, hands, tables) is (not refused and count > 0)
 
 
-def test_an_empty_or_very_wide_batch_is_left_to_the_full_check() -> None:
+def test_an_empty_or_too_wide_batch_is_left_to_the_full_check() -> None:
     rules = GAMES[POKER]
     empty = np.zeros((0, 2**31), dtype=np.uint8)
     assert not all_valid(rules, empty, np.zeros((1, 0), dtype=np.uint8))
-    wide = np.full((1, MAX_SCREENED_WIDTH + 1), EMPTY, dtype=np.uint8)
+    wide = np.full((1, MAX_ROW_BYTES + 1), EMPTY, dtype=np.uint8)
     wide[0, :5] = ids("Ah Kh Qh Jh Th")
     assert not all_valid(rules, wide, np.zeros((1, 0), dtype=np.uint8))
-    assert evaluate_batch(POKER, wide.tobytes(), wide.shape[1], b"", 0, NO_OPTIONS,
-                          max_hands=1).value.tolist() == [1]
+    with pytest.raises(InvalidRequest):
+        evaluate_batch(POKER, wide.tobytes(), wide.shape[1], b"", 0, NO_OPTIONS, max_hands=1)
 
 
 def test_255_pads_a_shorter_hand_anywhere_in_its_slots() -> None:
@@ -299,3 +299,9 @@ def test_the_loop_stops_when_told_the_caller_is_gone() -> None:
     with pytest.raises(BatchCancelled):
         loop_batch(rules, hands, tables, NO_OPTIONS, keep_going)
     assert len(asked) == 2
+
+
+def test_a_row_wider_than_any_game_is_refused_before_any_work() -> None:
+    with pytest.raises(InvalidRequest) as caught:
+        evaluate_batch(Game.POKER_HIGH, bytes(700), 7, bytes(4_000_000), 4_000_000, Options(), 100)
+    assert [v.field for v in caught.value.violations] == ["table_size"]
