@@ -109,6 +109,9 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
         signal.signal(stop_signal, on_signal)
     hangups: list[int] = []
     signal.signal(signal.SIGHUP, lambda signum, frame: hangups.append(signum))
+    # A worker is forked with these blocked (service.workers); one sent while it started
+    # is delivered now, to the handlers above.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, (*STOP_SIGNALS, signal.SIGHUP))
     try:
         certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
     except CertificateError as error:

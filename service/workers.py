@@ -204,10 +204,15 @@ def _death(status: int) -> str:
 
 def _fork(settings: Settings, worker: Callable[[Settings], int], http: WSGIServer | None) -> int:
     """Start one worker process running ``worker(settings)``; its pid. The parent's
-    ``/metrics`` socket is closed in it, so a draining orphan does not hold that port."""
+    ``/metrics`` socket is closed in it, so a draining orphan does not hold that port.
+    The child starts with stop signals blocked until ``serve`` has its handlers, so a
+    SIGTERM during start-up drains it instead of killing it."""
     parent = os.getpid()
+    held = (*STOP_SIGNALS, signal.SIGHUP)
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     pid = os.fork()
     if pid:
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
         return pid
     code = 1
     try:

@@ -8,6 +8,7 @@ import signal
 import socket
 import time
 from collections.abc import Callable
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import grpc
@@ -28,6 +29,14 @@ def evaluate_on_new_channels(target: str, calls: int) -> None:
     for _ in range(calls):
         with grpc.insecure_channel(target) as channel:
             pb_grpc.HandEvaluatorStub(channel).Evaluate(GOOD, timeout=10)
+
+
+def catches_sigterm(pid: int) -> bool:
+    """The process has a SIGTERM handler installed (``SigCgt`` of /proc/<pid>/status)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("SigCgt:"):
+            return bool(int(line.split()[1], 16) & (1 << (signal.SIGTERM - 1)))
+    return False
 
 
 def is_running(pid: int) -> bool:
@@ -101,4 +110,18 @@ def test_sigterm_drains_every_worker_and_the_parent_exits_0(
     deadline = time.monotonic() + 5
     while any(is_running(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.05)
+    assert not any(is_running(pid) for pid in workers)
+
+
+def test_sigterm_while_workers_start_still_drains_cleanly_and_exits_0(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server("--workers", "2", "--metrics-port", "0", wait_ready=False)
+    deadline = time.monotonic() + 30
+    while not catches_sigterm(server.pid) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    server.process.send_signal(signal.SIGTERM)  # before the workers are forked or ready
+    workers = server.wait_for_event("workers")["workers"]
+    assert server.stop(signal.SIGTERM) == 0
+    assert [line for line in server.named("stop") if line.get("clean")]
     assert not any(is_running(pid) for pid in workers)
