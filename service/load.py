@@ -359,8 +359,14 @@ class _Feed:
             yield item
 
 
+STREAM_RESENDS = 5
+"""A request whose stream broke UNAVAILABLE (a connection aged out, a server drained) is
+sent again on a new stream, with backoff, this many times before it counts as failed, as
+the unary calls' retry policy does for them."""
+
+
 def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
-    """One stream at a time, one request in flight; a broken stream is counted and reopened."""
+    """One stream at a time, one request in flight; a broken stream is reopened."""
     call = channel.stream_stream(
         SERVICE + "EvaluateStream",
         request_serializer=pb.EvaluateRequest.SerializeToString,
@@ -369,15 +375,20 @@ def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
     duration = run.spec.duration_s
     timeout = None if duration is None else duration + run.spec.timeout_s
     index = run.next_index()
+    resends = 0
     while index is not None:
-        index = _one_stream(run, call, timeout, index, tally)
+        index, resent = _one_stream(run, call, timeout, index, tally, resends < STREAM_RESENDS)
+        resends = resends + 1 if resent else 0
+        if resent:
+            time.sleep(0.05 * 2**resends)  # the backoff of the unary retry policy
 
 
 def _one_stream(
-    run: Run, call: Any, timeout: float | None, index: int, tally: Tally
-) -> int | None:
+    run: Run, call: Any, timeout: float | None, index: int, tally: Tally, may_resend: bool
+) -> tuple[int | None, bool]:
     """Send requests from ``index`` on one stream until the run ends (None) or the
-    stream breaks (the index to go on from, on a new stream)."""
+    stream breaks: the index to go on from on a new stream, and whether it is the
+    unanswered request sent again (UNAVAILABLE, while ``may_resend``)."""
     feed = _Feed()
     replies = call(iter(feed), timeout=timeout)
     next_index: int | None = index
@@ -390,7 +401,7 @@ def _one_stream(
             bad = run.pool.bad[next_index]
             if reply is None:  # the server ended the stream without answering
                 tally.count("UNKNOWN", time.perf_counter() - started, bad)
-                return run.next_index()
+                return run.next_index(), False
             code = _code_name(reply.error.code) if reply.HasField("error") else "OK"
             tally.count(code, time.perf_counter() - started, bad)
             next_index = run.next_index()
@@ -399,13 +410,15 @@ def _one_stream(
             pass
     except grpc.RpcError as error:
         if next_index is None:
-            return None
+            return None, False
+        if error.code() is grpc.StatusCode.UNAVAILABLE and may_resend:
+            return next_index, True
         tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[next_index])
-        return run.next_index()
+        return run.next_index(), False
     finally:
         feed.put(None)
         replies.cancel()
-    return None
+    return None, False
 
 
 def _worker(run: Run, channel: grpc.Channel, tally: Tally, failures: list[BaseException]) -> None:

@@ -250,3 +250,15 @@ def test_locust_file_runs_headless_against_a_live_server(
         entry = stats[f"/handeval.v1.HandEvaluator/{method}"]
         assert entry["num_requests"] > 0
         assert entry["num_failures"] == 0
+
+
+def test_streams_cut_by_connection_age_resend_their_unanswered_request(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    aging = launch_server(
+        "--max-connection-age-seconds", "0.5", "--max-connection-age-grace-seconds", "0.2"
+    )
+    report = run_load(_spec(aging.target, rpc=Rpc.STREAM, concurrency=2, duration_s=4.0))
+    _assert_adds_up(report)
+    assert report.requests > 0
+    assert report.codes == {"OK": report.requests}
