@@ -321,9 +321,12 @@ class Run:
     stop: threading.Event = field(default_factory=threading.Event)
     numbers: Iterator[int] = field(default_factory=itertools.count)
 
+    def over(self) -> bool:
+        return self.stop.is_set() or time.perf_counter() >= self.deadline
+
     def next_index(self) -> int | None:
         """The pool index of the next request, or None when the run is over."""
-        if self.stop.is_set() or time.perf_counter() >= self.deadline:
+        if self.over():
             return None
         number = next(self.numbers)
         if self.spec.requests is not None and number >= self.spec.requests:
@@ -411,7 +414,7 @@ def _one_stream(
     except grpc.RpcError as error:
         if next_index is None:
             return None, False
-        if error.code() is grpc.StatusCode.UNAVAILABLE and may_resend:
+        if error.code() is grpc.StatusCode.UNAVAILABLE and may_resend and not run.over():
             return next_index, True
         tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[next_index])
         return run.next_index(), False
