@@ -19,7 +19,6 @@ import signal
 import sys
 import time
 from importlib import metadata
-from types import FrameType
 from wsgiref.simple_server import WSGIServer
 
 from evaluators.batch import evaluate_batch
@@ -40,10 +39,10 @@ from service.server import (
     mark_serving,
     new_health,
 )
+from service.signals import catch_signals
 from service.tls import CertificateError, CertificateStore, server_store
 from service.workers import run_workers
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 _POLL_SECONDS = 0.1
 DRAIN_NOTICE_SECONDS = 0.1
 """Between health NOT_SERVING and refusing new calls: clients watching health (round_robin
@@ -100,18 +99,8 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     """Run until SIGTERM/SIGINT, then drain; the process exit code. ``expose_metrics``:
     serve ``/metrics`` from this process (off in a worker: its parent serves them)."""
     configure(settings.log_level)
-    received: list[int] = []
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        received.append(signum)
-
-    for stop_signal in STOP_SIGNALS:
-        signal.signal(stop_signal, on_signal)
-    hangups: list[int] = []
-    signal.signal(signal.SIGHUP, lambda signum, frame: hangups.append(signum))
-    # A worker is forked with these blocked (service.workers); one sent while it started
-    # is delivered now, to the handlers above.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, (*STOP_SIGNALS, signal.SIGHUP))
+    caught = catch_signals()
+    received, hangups = caught.stops, caught.hangups
     try:
         certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
     except CertificateError as error:

@@ -41,14 +41,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from types import FrameType
 from wsgiref.simple_server import WSGIServer
 
 from service import metrics
 from service.config import Settings
 from service.logs import configure, log_event
+from service.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
 
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 POLL_SECONDS = 0.1
 QUICK_DEATH_SECONDS = 1.0
 """A worker dying this soon after its start is replaced only after this long."""
@@ -84,15 +83,8 @@ def run_workers(
     """Run ``worker(settings)`` in ``settings.workers`` processes until SIGTERM/SIGINT;
     the exit code. ``before_fork`` runs once in the parent (build the tables there)."""
     configure(settings.log_level)
-    received: list[int] = []
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        received.append(signum)
-
-    for stop_signal in STOP_SIGNALS:
-        signal.signal(stop_signal, on_signal)
-    hangups: list[int] = []
-    signal.signal(signal.SIGHUP, lambda signum, frame: hangups.append(signum))
+    caught = catch_signals()
+    received, hangups = caught.stops, caught.hangups
     private_dir = None
     if settings.metrics and not os.environ.get(metrics.MULTIPROC_ENV):
         private_dir = tempfile.mkdtemp(prefix="handeval-metrics-")
@@ -208,11 +200,10 @@ def _fork(settings: Settings, worker: Callable[[Settings], int], http: WSGIServe
     The child starts with stop signals blocked until ``serve`` has its handlers, so a
     SIGTERM during start-up drains it instead of killing it."""
     parent = os.getpid()
-    held = (*STOP_SIGNALS, signal.SIGHUP)
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    signal.pthread_sigmask(signal.SIG_BLOCK, HELD_SIGNALS)
     pid = os.fork()
     if pid:
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, HELD_SIGNALS)
         return pid
     code = 1
     try:
