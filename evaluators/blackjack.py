@@ -16,7 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import DECK_SIZE
-from evaluators.discard import apply_discard, out_after_text, sum_kept
+from evaluators.discard import apply_discard, instant_win, sum_kept
 from evaluators.inputs import Cards, Options
 from evaluators.results import BatchResult, BlackjackDetail, Evaluation
 
@@ -67,14 +67,7 @@ def evaluate_three_thirty_three(
     """Score ``hand`` against ``table`` (in the order turned); see the module for strength."""
     discard = apply_discard(hand, table)
     if discard.instant_win:
-        return Evaluation(
-            strength=0,
-            description=out_after_text(discard.out_after),
-            detail=BlackjackDetail(0, False, False),
-            instant_win=True,
-            out_after=discard.out_after,
-            discarded=discard.discarded,
-        )
+        return instant_win(discard, BlackjackDetail(0, False, False))
     packed = 0
     for card in discard.kept:
         packed += _PACKED_VALUES[card]

@@ -13,6 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.inputs import Cards
+from evaluators.results import Detail, Evaluation
 
 _ALL_RANKS = (1 << 13) - 1
 _CARD_RANK = np.arange(256, dtype=np.uint16) >> 2
@@ -71,6 +72,18 @@ def out_after_text(out_after: int) -> str:
     """The description of an instant win, shared by the discard games."""
     cards = "card" if out_after == 1 else "cards"
     return f"Out after {out_after} table {cards}: instant win"
+
+
+def instant_win(discard: Discard, empty_detail: Detail) -> Evaluation:
+    """The evaluation of a hand that ran out: strength 0, ``instant_win`` decides."""
+    return Evaluation(
+        strength=0,
+        description=out_after_text(discard.out_after),
+        detail=empty_detail,
+        instant_win=True,
+        out_after=discard.out_after,
+        discarded=discard.discarded,
+    )
 
 
 def card_columns(cards: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint16]:

@@ -19,7 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import DECK_SIZE
-from evaluators.discard import apply_discard, out_after_text, sum_kept
+from evaluators.discard import apply_discard, instant_win, sum_kept
 from evaluators.inputs import Cards, Options
 from evaluators.results import BatchResult, Evaluation, PointsDetail
 
@@ -112,14 +112,7 @@ def evaluate_points(values: PointValues, hand: Cards, table: Cards) -> Evaluatio
 def _evaluate(card_values: tuple[int, ...], hand: Cards, table: Cards) -> Evaluation:
     discard = apply_discard(hand, table)
     if discard.instant_win:
-        return Evaluation(
-            strength=0,
-            description=out_after_text(discard.out_after),
-            detail=PointsDetail(0.0, 0.0),
-            instant_win=True,
-            out_after=discard.out_after,
-            discarded=discard.discarded,
-        )
+        return instant_win(discard, PointsDetail(0.0, 0.0))
     packed = 0
     for card in discard.kept:
         packed += card_values[card]
