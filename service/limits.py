@@ -32,6 +32,7 @@ from typing import Any
 import grpc
 
 from evaluators.registry import GAMES
+from service.handlers import behavior_of, rewrap
 
 MAX_HAND_BYTES = max(rules.hand_max for rules in GAMES.values())
 """The widest hand of any game: one row of ``EvaluateBatchRequest.hands``."""
@@ -160,12 +161,7 @@ class LimitsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         return slot, seen
 
     def _wrap(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
-        streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
-        behavior = (
-            (handler.stream_stream if streaming_out else handler.stream_unary)
-            if streaming_in
-            else (handler.unary_stream if streaming_out else handler.unary_unary)
-        )
+        behavior = behavior_of(handler)
 
         def unary_out(request: Any, context: grpc.ServicerContext) -> Any:
             slot, seen = self._admit(context)
@@ -181,15 +177,4 @@ class LimitsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
             finally:
                 slot.release()
 
-        make = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }[streaming_in, streaming_out]
-        new_handler: grpc.RpcMethodHandler = make(
-            stream_out if streaming_out else unary_out,
-            request_deserializer=handler.request_deserializer,
-            response_serializer=handler.response_serializer,
-        )
-        return new_handler
+        return rewrap(handler, unary_out, stream_out)

@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.handlers import behavior_of, rewrap
 from service.limits import EXEMPT_PREFIXES
 
 if TYPE_CHECKING:
@@ -261,12 +262,8 @@ def _count_each(messages: Iterable[Any], counter: Counter) -> Iterator[Any]:
 
 
 def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHandler:
-    streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
-    behavior = (
-        (handler.stream_stream if streaming_out else handler.stream_unary)
-        if streaming_in
-        else (handler.unary_stream if streaming_out else handler.unary_unary)
-    )
+    streaming_in = handler.request_streaming
+    behavior = behavior_of(handler)
 
     def unary_out(request: Any, context: grpc.ServicerContext) -> Any:
         m.started.inc()
@@ -305,17 +302,7 @@ def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHan
         finally:
             m.finish(code, started)
 
-    new_handler = {
-        (False, False): grpc.unary_unary_rpc_method_handler,
-        (False, True): grpc.unary_stream_rpc_method_handler,
-        (True, False): grpc.stream_unary_rpc_method_handler,
-        (True, True): grpc.stream_stream_rpc_method_handler,
-    }[streaming_in, streaming_out]
-    return new_handler(
-        stream_out if streaming_out else unary_out,
-        request_deserializer=handler.request_deserializer,
-        response_serializer=handler.response_serializer,
-    )
+    return rewrap(handler, unary_out, stream_out)
 
 
 def clean_multiprocess_dir() -> Path | None:

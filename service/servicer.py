@@ -32,6 +32,7 @@ from evaluators.scoring import evaluate, showdown
 from service import batch_reply, convert, metrics
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.handlers import make_handler
 from service.logs import log_event
 
 Request = TypeVar("Request", bound=Message)
@@ -73,16 +74,12 @@ def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethod
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for method in SERVICE.methods:
         request_type = getattr(pb, method.input_type.name)
-        make = {
-            (False, False): grpc.unary_unary_rpc_method_handler,
-            (False, True): grpc.unary_stream_rpc_method_handler,
-            (True, False): grpc.stream_unary_rpc_method_handler,
-            (True, True): grpc.stream_stream_rpc_method_handler,
-        }[(method.client_streaming, method.server_streaming)]
-        handlers[method.name] = make(
+        handlers[method.name] = make_handler(
+            method.client_streaming,
+            method.server_streaming,
             getattr(servicer, method.name),
-            request_deserializer=_reader(request_type),
-            response_serializer=_writer,
+            _reader(request_type),
+            _writer,
         )
     return handlers
 

@@ -1,0 +1,60 @@
+"""Building and re-wrapping gRPC method handlers, for the servicer and the interceptors.
+
+grpc has one handler factory per (request streaming, response streaming) shape; these
+helpers pick it, so the servicer and each interceptor do not repeat that table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import grpc
+
+_FACTORIES = {
+    (False, False): grpc.unary_unary_rpc_method_handler,
+    (False, True): grpc.unary_stream_rpc_method_handler,
+    (True, False): grpc.stream_unary_rpc_method_handler,
+    (True, True): grpc.stream_stream_rpc_method_handler,
+}
+
+
+def make_handler(
+    streaming_in: bool,
+    streaming_out: bool,
+    behavior: Callable[..., Any],
+    request_deserializer: Callable[[bytes], Any] | None,
+    response_serializer: Callable[[Any], bytes] | None,
+) -> grpc.RpcMethodHandler:
+    handler: grpc.RpcMethodHandler = _FACTORIES[streaming_in, streaming_out](
+        behavior,
+        request_deserializer=request_deserializer,
+        response_serializer=response_serializer,
+    )
+    return handler
+
+
+def behavior_of(handler: grpc.RpcMethodHandler) -> Callable[..., Any]:
+    """The function a handler calls, whatever its shape."""
+    behavior: Callable[..., Any]
+    if handler.request_streaming:
+        behavior = handler.stream_stream if handler.response_streaming else handler.stream_unary
+    else:
+        behavior = handler.unary_stream if handler.response_streaming else handler.unary_unary
+    return behavior
+
+
+def rewrap(
+    handler: grpc.RpcMethodHandler,
+    unary_out: Callable[..., Any],
+    stream_out: Callable[..., Any],
+) -> grpc.RpcMethodHandler:
+    """``handler`` with its behavior replaced by ``stream_out`` (streamed replies) or
+    ``unary_out`` (one reply), keeping its shape and (de)serializers."""
+    return make_handler(
+        handler.request_streaming,
+        handler.response_streaming,
+        stream_out if handler.response_streaming else unary_out,
+        handler.request_deserializer,
+        handler.response_serializer,
+    )
