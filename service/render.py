@@ -175,6 +175,7 @@ def render_showdown(request: pb.ShowdownRequest, response: pb.ShowdownResponse) 
     seat_rows: list[list[str]] = []
     labels: list[str] = []
     instant = any(r.evaluation.instant_win for r in response.results)
+    declared = any(seat.declaration for seat in request.seats)
     for result in response.results:
         seat = hands.get(result.player, pb.Seat())
         shown = [(label, value) for label, value, brief in figures(result.evaluation) if brief]
@@ -182,11 +183,11 @@ def render_showdown(request: pb.ShowdownRequest, response: pb.ShowdownResponse) 
             shown.append(("out after", str(result.evaluation.out_after)))
         labels = [label for label, _ in shown]
         row = [result.player, cards(seat.hand)]
-        if request.game == pb.GAME_FLOP_A:
+        if declared:
             row.append(enum_text(pb.Declaration, seat.declaration, "DECLARATION_"))
         seat_rows.append([*row, result.evaluation.description, *(v for _, v in shown)])
     header = ["player", "hand"]
-    if request.game == pb.GAME_FLOP_A:
+    if declared:
         header.append("declares")
     lines += ["", table(seat_rows, [*header, "description", *labels])]
     if response.redeal:
