@@ -364,7 +364,7 @@ class HandevalError(Exception):
 # --- the channel ---------------------------------------------------------------------
 
 
-def service_config(retries: bool = True) -> dict[str, Any]:
+def service_config(retries: bool = True, wait_for_ready: bool = False) -> dict[str, Any]:
     """The channel's service config (gRPC's JSON form).
 
     Every handeval RPC and the health check is idempotent, so a call that fails with
@@ -380,12 +380,17 @@ def service_config(retries: bool = True) -> dict[str, Any]:
     ``grpc.health.v1`` status for the evaluator: round_robin sends calls only to servers
     reporting SERVING, so calls wait out a server's warm-up and move off a draining one as
     soon as it reports NOT_SERVING, before it closes the connection.
+
+    ``wait_for_ready``: a call made while no server is ready (all reconnecting, or the only
+    one warming up after a restart) waits for one within its deadline instead of failing
+    at once; the load generator uses it so a restarted worker costs latency, not calls.
     """
     config: dict[str, Any] = {"healthCheckConfig": {"serviceName": SERVICE_NAME}}
     if retries:
         config["methodConfig"] = [
             {
                 "name": [{"service": SERVICE_NAME}, {"service": "grpc.health.v1.Health"}],
+                "waitForReady": wait_for_ready,
                 "retryPolicy": {
                     "maxAttempts": 5,
                     "initialBackoff": "0.05s",
@@ -425,6 +430,7 @@ def channel_target(target: str | Sequence[str]) -> str:
 
 def channel_options(
     retries: bool = True,
+    wait_for_ready: bool = False,
     keepalive_s: float = 60.0,
     max_message_bytes: int = 64 * 1024 * 1024,
 ) -> list[tuple[str, str | int]]:
@@ -433,7 +439,7 @@ def channel_options(
     fails fast instead of hanging; the server must permit that interval), and a receive
     limit large enough for big batches."""
     return [
-        ("grpc.service_config", json.dumps(service_config(retries))),
+        ("grpc.service_config", json.dumps(service_config(retries, wait_for_ready))),
         ("grpc.enable_retries", 1 if retries else 0),
         ("grpc.lb_policy_name", "round_robin"),
         ("grpc.keepalive_time_ms", int(keepalive_s * 1000)),
@@ -465,7 +471,9 @@ class HandevalClient:
     ) -> None:
         self.target = channel_target(target)
         self.timeout = timeout
-        options = channel_options(retries, keepalive_s, max_message_bytes)
+        options = channel_options(
+            retries, keepalive_s=keepalive_s, max_message_bytes=max_message_bytes
+        )
         if credentials is None:
             self._channel = grpc.insecure_channel(self.target, options=options)
         else:

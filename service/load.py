@@ -444,7 +444,7 @@ def open_channels(spec: LoadSpec) -> list[grpc.Channel]:
     """One channel per worker, or one for all; each ready before the clock starts."""
     target = channel_target(list(spec.targets))
     count = spec.concurrency if spec.channels == "worker" else 1
-    options = channel_options()
+    options = channel_options(wait_for_ready=True)
     if spec.channels == "worker":
         options = [*options, ("grpc.use_local_subchannel_pool", 1)]
     channels = [grpc.insecure_channel(target, options=options) for _ in range(count)]
