@@ -19,7 +19,7 @@ ENV PATH=/opt/venv/bin:$PATH
 # the server's own warm-up here (every game, single and batch) fails the image build if
 # they cannot be built with the installed numpy.
 RUN pip install --no-cache-dir . \
- && python -c "from service.serve import warm_up; print('warm-up seconds:', warm_up())"
+ && python -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
 
 FROM python:3.11.13-slim-bookworm AS runtime
 RUN groupadd --system --gid 10001 handeval \

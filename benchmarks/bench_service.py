@@ -5,7 +5,7 @@ cheapest unary call the same server can answer, ``Echo`` returns the bytes it go
 transport's cost for an EvaluateBatch payload). Never registered by ``handeval serve``.
 
 Run ``python -m benchmarks.bench_service [serve flags]``: the real server from
-``service.server.build_server`` plus this service, tables warmed, health SERVING; it prints
+``service.server.build.build_server`` plus this service, tables warmed, health SERVING; it prints
 one JSON line ``{"event": "ready", "port": N}`` on stdout and serves until SIGTERM/SIGINT.
 """
 
@@ -20,11 +20,11 @@ from types import FrameType
 
 import grpc
 
-from service.config import Settings, add_serve_arguments
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
-from service.serve import warm_up
-from service.server import build_server, mark_serving, new_health
+from service.server.build import build_server, mark_serving, new_health
+from service.server.config import Settings, add_serve_arguments
+from service.server.serve import warm_up
 
 
 class BenchServicer(bench_grpc.BenchServicer):

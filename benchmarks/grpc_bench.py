@@ -72,10 +72,27 @@ class BenchServer:
 
     def __init__(self, threads: int = 32) -> None:
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks.bench_service", "--host", "127.0.0.1",
-             "--port", "0", "--metrics-port", "0", "--threads", str(threads),
-             "--max-message-bytes", str(MAX_MESSAGE), "--log-level", "warning"],
-            cwd=ROOT, env=child_env(), stdout=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "benchmarks.bench_service",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--metrics-port",
+                "0",
+                "--threads",
+                str(threads),
+                "--max-message-bytes",
+                str(MAX_MESSAGE),
+                "--log-level",
+                "warning",
+            ],
+            cwd=ROOT,
+            env=child_env(),
+            stdout=subprocess.PIPE,
+            text=True,
         )
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
@@ -144,7 +161,9 @@ def hammer(
 
 
 def stream_messages(
-    channels: Sequence[grpc.Channel], requests: Sequence[pb.EvaluateRequest], seconds: float,
+    channels: Sequence[grpc.Channel],
+    requests: Sequence[pb.EvaluateRequest],
+    seconds: float,
     warmup: float,
 ) -> Measured:
     """One bidi EvaluateStream per channel, fed as fast as flow control allows; counts the
@@ -197,8 +216,12 @@ class GrpcResult:
 
     def as_dict(self) -> dict[str, Any]:
         return {
-            "name": self.name, "rate": self.rate, "unit": self.unit, "p50_ms": self.p50_ms,
-            "p99_ms": self.p99_ms, "note": self.note,
+            "name": self.name,
+            "rate": self.rate,
+            "unit": self.unit,
+            "p50_ms": self.p50_ms,
+            "p99_ms": self.p99_ms,
+            "note": self.note,
         }
 
 
@@ -235,17 +258,29 @@ def run_grpc(
 
         warm = min(0.5, seconds / 2)
         unary: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
-            ("Noop (ceiling)", noop_call), ("Evaluate, 7-card poker", evaluate_call),
+            ("Noop (ceiling)", noop_call),
+            ("Evaluate, 7-card poker", evaluate_call),
         ]
         for name, make in unary:
             progress(f"grpc: {name}")
             m = median(lambda make=make: hammer(channels, make, seconds, warm))  # type: ignore[misc]
-            results.append(GrpcResult(name, m.rate, "requests/s", m.percentile_ms(50),
-                                      m.percentile_ms(99), f"{threads} client threads"))
+            results.append(
+                GrpcResult(
+                    name,
+                    m.rate,
+                    "requests/s",
+                    m.percentile_ms(50),
+                    m.percentile_ms(99),
+                    f"{threads} client threads",
+                )
+            )
         progress("grpc: EvaluateStream")
         m = median(lambda: stream_messages(channels, requests, seconds, warm))
-        results.append(GrpcResult("EvaluateStream, 7-card poker", m.rate, "messages/s",
-                                   note=f"{threads} streams"))
+        results.append(
+            GrpcResult(
+                "EvaluateStream, 7-card poker", m.rate, "messages/s", note=f"{threads} streams"
+            )
+        )
         for size in batch_sizes:
             hands = deal.hands[:size]
             payload = hands.tobytes()
@@ -271,10 +306,16 @@ def run_grpc(
                 m = median(
                     lambda make=make: hammer(channels[:2], make, seconds, warm)  # type: ignore[misc]
                 )
-                results.append(GrpcResult(
-                    name, m.rate * size, "hands/s", m.percentile_ms(50), m.percentile_ms(99),
-                    f"2 client threads, {len(payload):,} bytes a request",
-                ))
+                results.append(
+                    GrpcResult(
+                        name,
+                        m.rate * size,
+                        "hands/s",
+                        m.percentile_ms(50),
+                        m.percentile_ms(99),
+                        f"2 client threads, {len(payload):,} bytes a request",
+                    )
+                )
         for channel in channels:
             channel.close()
     finally:
@@ -294,14 +335,32 @@ def startup_seconds() -> float:
     port = _free_port()
     started = time.perf_counter()
     process = subprocess.Popen(
-        [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--metrics-port", "0", "--log-level", "warning"],
-        cwd=ROOT, env=child_env(), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        [
+            sys.executable,
+            "-m",
+            "service",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--metrics-port",
+            "0",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=child_env(),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
     )
     channel = grpc.insecure_channel(
         f"127.0.0.1:{port}",
-        options=[("grpc.initial_reconnect_backoff_ms", 5), ("grpc.max_reconnect_backoff_ms", 10),
-                 ("grpc.min_reconnect_backoff_ms", 5)],
+        options=[
+            ("grpc.initial_reconnect_backoff_ms", 5),
+            ("grpc.max_reconnect_backoff_ms", 10),
+            ("grpc.min_reconnect_backoff_ms", 5),
+        ],
     )
     stub = health_pb2_grpc.HealthStub(channel)
     try:

@@ -110,7 +110,12 @@ def plain_deal(key: str, label: str, game: Game, count: int, size: int) -> Deal:
 
 
 def table_deal(
-    key: str, label: str, game: Game, count: int, hand_size: int, table_size: int,
+    key: str,
+    label: str,
+    game: Game,
+    count: int,
+    hand_size: int,
+    table_size: int,
     distinct_ranks: bool,
 ) -> Deal:
     """Hands with a table per hand; hand and table share no card."""
@@ -155,8 +160,13 @@ def core_deals(count: int) -> list[Deal]:
         ),
         table_deal("flop-a", "Flop-A, 3 + table 5", Game.FLOP_A, count, 3, 5, True),
         table_deal(
-            "three-thirty-three", "Three Hundred Thirty Three, 3 + table 4",
-            Game.THREE_THIRTY_THREE, count, 3, 4, True,
+            "three-thirty-three",
+            "Three Hundred Thirty Three, 3 + table 4",
+            Game.THREE_THIRTY_THREE,
+            count,
+            3,
+            4,
+            True,
         ),
         table_deal("high-card", "High Card, 5 + table 5", Game.HIGH_CARD, count, 5, 5, False),
         not_poker_deal(count),

@@ -2,7 +2,7 @@
 
 Follows Locust's gRPC example: gRPC made gevent-friendly before any channel opens, a
 ``grpc_interceptor.ClientInterceptor`` that times each call and fires Locust's ``request``
-event, one channel per user. Each user's channel is ``service.client``'s (retries on
+event, one channel per user. Each user's channel is ``service.client.typed_client``'s (retries on
 UNAVAILABLE, client-side health checking, round_robin over every address of the host)
 with a subchannel pool of its own, so each user has its own connection, as separate
 clients would: users then spread over the pods behind a Service, or the processes behind
@@ -35,7 +35,7 @@ from locust.env import Environment
 from locust.exception import LocustError
 
 from evaluators.deal import deal
-from service.client import (
+from service.client.typed_client import (
     batch_request,
     channel_options,
     evaluate_request,
@@ -58,7 +58,6 @@ def _add_arguments(parser: Any) -> None:
     parser.add_argument(
         "--handeval-batch-size", type=int, default=100, help="hands per EvaluateBatch"
     )
-
 
 
 class LocustInterceptor(ClientInterceptor):

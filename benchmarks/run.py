@@ -177,10 +177,9 @@ def _check_batch_equals_single(deal: Deal, result: BatchResult, sample: int = 30
     bad = 0
     for index, (hand, table) in enumerate(deal.singles(sample)):
         one = rules.evaluate(hand, table, (), OPTIONS)
-        bad += (
-            int(result.strength[index]) != one.strength
-            or int(result.value[index]) != rules.headline(one)
-        )
+        bad += int(result.strength[index]) != one.strength or int(
+            result.value[index]
+        ) != rules.headline(one)
     return bad
 
 
@@ -193,8 +192,17 @@ def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
     seconds = median_seconds(
         lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS), config.repeats
     )
-    rows = [Row("core", deal.key, "batch: game's evaluate_batch", len(deal) / seconds,
-                count=len(deal), note=note, extra={"batch_vs_single_mismatches": mismatches})]
+    rows = [
+        Row(
+            "core",
+            deal.key,
+            "batch: game's evaluate_batch",
+            len(deal) / seconds,
+            count=len(deal),
+            note=note,
+            extra={"batch_vs_single_mismatches": mismatches},
+        )
+    ]
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
     note = ""
@@ -207,13 +215,26 @@ def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
 
     def from_bytes() -> object:
         return batch.evaluate_batch(
-            deal.game, packed, deal.hands.shape[1], table_bytes, table_size, OPTIONS,
+            deal.game,
+            packed,
+            deal.hands.shape[1],
+            table_bytes,
+            table_size,
+            OPTIONS,
             max_hands=count,
         )
 
     seconds = median_seconds(from_bytes, config.repeats)
-    rows.append(Row("core", deal.key, "batch: evaluators.batch from bytes (validated)",
-                    count / seconds, count=count, note=note))
+    rows.append(
+        Row(
+            "core",
+            deal.key,
+            "batch: evaluators.batch from bytes (validated)",
+            count / seconds,
+            count=count,
+            note=note,
+        )
+    )
     return rows
 
 
@@ -248,9 +269,18 @@ def _peer_row(deal: Deal, peer: peers.Peer, ours: list[int], config: Config) -> 
         return lambda: peer.run(prepared)
 
     rate, count = loop_rate(make, len(deal), config)
-    return Row("peers", deal.key, peer.name, rate, count=count,
-               extra={"disagreements": bad, "checked": check,
-                      "compared": "by order" if peer.order_only else "exactly"})
+    return Row(
+        "peers",
+        deal.key,
+        peer.name,
+        rate,
+        count=count,
+        extra={
+            "disagreements": bad,
+            "checked": check,
+            "compared": "by order" if peer.order_only else "exactly",
+        },
+    )
 
 
 def _rank_class_row(deal: Deal, config: Config) -> Row:
@@ -263,7 +293,10 @@ def _rank_class_row(deal: Deal, config: Config) -> Row:
 
 
 def run_peers(
-    poker_deals: Sequence[Deal], tonk_deals: Sequence[Deal], config: Config, progress: Progress,
+    poker_deals: Sequence[Deal],
+    tonk_deals: Sequence[Deal],
+    config: Config,
+    progress: Progress,
 ) -> list[Row]:
     rows: list[Row] = []
     loaded = peers.load_peers()
@@ -300,26 +333,52 @@ def run_tonk_sizes(deals: Sequence[Deal], config: Config, progress: Progress) ->
             lambda deal=deal: evaluate_batch(deal.hands, deal.tables, OPTIONS),  # type: ignore[misc]
             config.repeats,
         )
-        rows.append(Row("core", deal.key, "batch: game's evaluate_batch", len(deal) / seconds,
-                        count=len(deal)))
+        rows.append(
+            Row(
+                "core",
+                deal.key,
+                "batch: game's evaluate_batch",
+                len(deal) / seconds,
+                count=len(deal),
+            )
+        )
     return rows
 
 
 def run_grpc_section(deal: Deal, config: Config, progress: Progress) -> list[Row]:
     rows = [
-        Row("grpc", "poker-7", r.name, r.rate, r.unit, note=r.note,
-            extra={"p50_ms": r.p50_ms, "p99_ms": r.p99_ms})
+        Row(
+            "grpc",
+            "poker-7",
+            r.name,
+            r.rate,
+            r.unit,
+            note=r.note,
+            extra={"p50_ms": r.p50_ms, "p99_ms": r.p99_ms},
+        )
         for r in grpc_bench.run_grpc(
-            deal, config.grpc_seconds, config.grpc_batches, config.grpc_threads,
-            config.grpc_repeats, progress,
+            deal,
+            config.grpc_seconds,
+            config.grpc_batches,
+            config.grpc_threads,
+            config.grpc_repeats,
+            progress,
         )
     ]
     times = []
     for _ in range(config.startup_repeats):
         progress("grpc: start-up of python -m service")
         times.append(grpc_bench.startup_seconds())
-    rows.append(Row("grpc", "startup", "python -m service to SERVING", statistics.median(times),
-                    "seconds", note=f"median of {len(times)}"))
+    rows.append(
+        Row(
+            "grpc",
+            "startup",
+            "python -m service to SERVING",
+            statistics.median(times),
+            "seconds",
+            note=f"median of {len(times)}",
+        )
+    )
     return rows
 
 
@@ -379,37 +438,113 @@ def targets(rows: Sequence[Row]) -> list[Target]:
     phc, phe = "phevaluator C", "phevaluator evaluate_cards"
     rl = "rlcard gin-rummy melding"
     out = [
-        Target("7-card poker batch vs phevaluator C per hand", batch_m, phc,
-               ratio("poker-7", batch_m, "poker-7", phc), 5),
-        Target("5-card poker batch vs phevaluator C per hand", batch_m, phc,
-               ratio("poker-5", batch_m, "poker-5", phc), 3),
-        Target("7-card poker single vs phevaluator evaluate_cards", single_m, phe,
-               ratio("poker-7", single_m, "poker-7", phe), 1),
-        Target("7-card poker single vs treys", single_m, "treys",
-               ratio("poker-7", single_m, "poker-7", "treys"), 10),
-        Target("Tonk 10 single vs rlcard, random", single_m, rl,
-               ratio("tonk-10-random", single_m, "tonk-10-random", rl), 5),
-        Target("Tonk 10 single vs rlcard, meld-dense", single_m, rl,
-               ratio("tonk-10-dense", single_m, "tonk-10-dense", rl), 3),
-        Target("Tonk 10 batch vs rlcard, random", batch_m, rl,
-               ratio("tonk-10-random", batch_m, "tonk-10-random", rl), 50),
-        Target("Tonk 10 batch vs rlcard, meld-dense", batch_m, rl,
-               ratio("tonk-10-dense", batch_m, "tonk-10-dense", rl), 50),
+        Target(
+            "7-card poker batch vs phevaluator C per hand",
+            batch_m,
+            phc,
+            ratio("poker-7", batch_m, "poker-7", phc),
+            5,
+        ),
+        Target(
+            "5-card poker batch vs phevaluator C per hand",
+            batch_m,
+            phc,
+            ratio("poker-5", batch_m, "poker-5", phc),
+            3,
+        ),
+        Target(
+            "7-card poker single vs phevaluator evaluate_cards",
+            single_m,
+            phe,
+            ratio("poker-7", single_m, "poker-7", phe),
+            1,
+        ),
+        Target(
+            "7-card poker single vs treys",
+            single_m,
+            "treys",
+            ratio("poker-7", single_m, "poker-7", "treys"),
+            10,
+        ),
+        Target(
+            "Tonk 10 single vs rlcard, random",
+            single_m,
+            rl,
+            ratio("tonk-10-random", single_m, "tonk-10-random", rl),
+            5,
+        ),
+        Target(
+            "Tonk 10 single vs rlcard, meld-dense",
+            single_m,
+            rl,
+            ratio("tonk-10-dense", single_m, "tonk-10-dense", rl),
+            3,
+        ),
+        Target(
+            "Tonk 10 batch vs rlcard, random",
+            batch_m,
+            rl,
+            ratio("tonk-10-random", batch_m, "tonk-10-random", rl),
+            50,
+        ),
+        Target(
+            "Tonk 10 batch vs rlcard, meld-dense",
+            batch_m,
+            rl,
+            ratio("tonk-10-dense", batch_m, "tonk-10-dense", rl),
+            50,
+        ),
     ]
-    for case in ("poker-5", "dots-7", "numbers", "florida-bingo", "flop-a",
-                 "three-thirty-three", "high-card", "not-poker"):
-        out.append(Target(f"{case} batch vs 7-card poker batch", batch_m, batch_m,
-                          ratio(case, batch_m, "poker-7", batch_m), 1))
+    for case in (
+        "poker-5",
+        "dots-7",
+        "numbers",
+        "florida-bingo",
+        "flop-a",
+        "three-thirty-three",
+        "high-card",
+        "not-poker",
+    ):
+        out.append(
+            Target(
+                f"{case} batch vs 7-card poker batch",
+                batch_m,
+                batch_m,
+                ratio(case, batch_m, "poker-7", batch_m),
+                1,
+            )
+        )
     batch_e2e = next((r for r in rows if r.method.startswith("EvaluateBatch 100,000")), None)
     echo = next((r for r in rows if r.method.startswith("Echo 100,000")), None)
-    out.append(Target("EvaluateBatch 100k e2e vs Echo of the same bytes", "EvaluateBatch",
-                      "Echo", batch_e2e.rate / echo.rate if batch_e2e and echo else None, 0.5))
-    out.append(Target("unary Evaluate vs Noop", "Evaluate", "Noop",
-                      ratio("poker-7", "Evaluate, 7-card poker", "poker-7", "Noop (ceiling)"),
-                      0.9))
+    out.append(
+        Target(
+            "EvaluateBatch 100k e2e vs Echo of the same bytes",
+            "EvaluateBatch",
+            "Echo",
+            batch_e2e.rate / echo.rate if batch_e2e and echo else None,
+            0.5,
+        )
+    )
+    out.append(
+        Target(
+            "unary Evaluate vs Noop",
+            "Evaluate",
+            "Noop",
+            ratio("poker-7", "Evaluate, 7-card poker", "poker-7", "Noop (ceiling)"),
+            0.9,
+        )
+    )
     startup = _find(rows, "startup", "python -m service to SERVING")
-    out.append(Target("start-up to SERVING, seconds", "python -m service", "",
-                      startup.rate if startup else None, 2.0, higher_is_better=False))
+    out.append(
+        Target(
+            "start-up to SERVING, seconds",
+            "python -m service",
+            "",
+            startup.rate if startup else None,
+            2.0,
+            higher_is_better=False,
+        )
+    )
     return out
 
 
@@ -420,8 +555,9 @@ def _si(rate: float) -> str:
     return f"{rate:.1f}"
 
 
-def report(rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any],
-           skipped: dict[str, str]) -> str:
+def report(
+    rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any], skipped: dict[str, str]
+) -> str:
     lines = [
         f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
         f"numpy {info['numpy']}, grpcio {info['grpcio']}, load average at start "
@@ -431,10 +567,16 @@ def report(rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any],
     core = [r for r in rows if r.section == "core"]
     if core:
         methods = list(dict.fromkeys(r.method for r in core))
-        short = {m: m.split(": ", 1)[1].replace("evaluators.batch from bytes (validated)",
-                                                 "bytes+validation") for m in methods}
-        lines.append("Core, hands/s (median of repeats; batch of "
-                     f"{max(r.count for r in core if r.method.startswith('batch')):,})")
+        short = {
+            m: m.split(": ", 1)[1].replace(
+                "evaluators.batch from bytes (validated)", "bytes+validation"
+            )
+            for m in methods
+        }
+        lines.append(
+            "Core, hands/s (median of repeats; batch of "
+            f"{max(r.count for r in core if r.method.startswith('batch')):,})"
+        )
         header = f"{'case':20}" + "".join(f"{short[m][:24]:>26}" for m in methods)
         lines += [header, "-" * len(header)]
         for case in dict.fromkeys(r.case for r in core):
@@ -445,16 +587,21 @@ def report(rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any],
             lines.append(f"{case:20}" + "".join(cells))
         notes = {f"{r.case}: {r.note}" for r in core if r.note}
         lines += [f"  note: {n}" for n in sorted(notes)]
-        bad = [f"{r.case} ({r.extra['batch_vs_single_mismatches']})" for r in core
-               if r.extra.get("batch_vs_single_mismatches")]
+        bad = [
+            f"{r.case} ({r.extra['batch_vs_single_mismatches']})"
+            for r in core
+            if r.extra.get("batch_vs_single_mismatches")
+        ]
         if bad:
             lines.append(f"  WARNING batch differs from single evaluate on: {', '.join(bad)}")
         lines.append("")
     peer_rows = [r for r in rows if r.section == "peers"]
     if peer_rows:
         lines.append("Peers on the same hands, hands/s, and our rate / theirs")
-        header = (f"{'case':16}{'peer':38}{'peer rate':>11}{'agree':>10}"
-                  f"{'single/peer':>13}{'batch/peer':>12}")
+        header = (
+            f"{'case':16}{'peer':38}{'peer rate':>11}{'agree':>10}"
+            f"{'single/peer':>13}{'batch/peer':>12}"
+        )
         lines += [header, "-" * len(header)]
         for r in peer_rows:
             single = _find(rows, r.case, "single: game's evaluate")
@@ -467,8 +614,10 @@ def report(rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any],
             b = f"{batch_row.rate / r.rate:.1f}x" if batch_row and peer_row else "-"
             lines.append(f"{r.case:16}{r.method:38}{_si(r.rate):>11}{agree:>10}{s:>13}{b:>12}")
         lines += [f"  skipped: {name}: {why}" for name, why in skipped.items()]
-        lines.append("  agree: poker peers exactly (Cactus-Kev class) or by order on neighbouring "
-                     "hands; rlcard deadwood exactly")
+        lines.append(
+            "  agree: poker peers exactly (Cactus-Kev class) or by order on neighbouring "
+            "hands; rlcard deadwood exactly"
+        )
         lines.append("")
     grpc_rows = [r for r in rows if r.section == "grpc"]
     if grpc_rows:
@@ -505,16 +654,26 @@ def plot(rows: Sequence[Row], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    shown = [r for r in rows if r.unit == "hands/s" and r.section in ("core", "peers")
-             and not r.method.startswith("single: scoring")
-             and (r.section == "peers" or r.case in ("poker-7", "poker-5", "tonk-10-random",
-                                                     "tonk-10-dense")
-                  or r.method.startswith("batch: game"))]
+    shown = [
+        r
+        for r in rows
+        if r.unit == "hands/s"
+        and r.section in ("core", "peers")
+        and not r.method.startswith("single: scoring")
+        and (
+            r.section == "peers"
+            or r.case in ("poker-7", "poker-5", "tonk-10-random", "tonk-10-dense")
+            or r.method.startswith("batch: game")
+        )
+    ]
     shown.sort(key=lambda r: (r.case, -r.rate))
-    labels = [f"{r.case}: {r.method.replace('batch: ', '').replace('single: ', 'single ')}"
-              for r in shown]
-    colors = ["#9e9e9e" if r.section == "peers" and not r.method.startswith("ours")
-              else "#1f77b4" for r in shown]
+    labels = [
+        f"{r.case}: {r.method.replace('batch: ', '').replace('single: ', 'single ')}" for r in shown
+    ]
+    colors = [
+        "#9e9e9e" if r.section == "peers" and not r.method.startswith("ours") else "#1f77b4"
+        for r in shown
+    ]
     height = max(4.0, 0.22 * len(shown) + 1)
     figure, axes = plt.subplots(figsize=(9, height))
     axes.barh(range(len(shown)), [r.rate for r in shown], color=colors)
@@ -534,8 +693,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small counts (CI smoke test)")
     parser.add_argument("--json", type=Path, help="write every figure as JSON here")
     parser.add_argument("--plot", type=Path, help="write a PNG bar chart here (matplotlib)")
-    parser.add_argument("--only", default=",".join(SECTIONS),
-                        help=f"comma-separated sections of {','.join(SECTIONS)}")
+    parser.add_argument(
+        "--only",
+        default=",".join(SECTIONS),
+        help=f"comma-separated sections of {','.join(SECTIONS)}",
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(sections) - set(SECTIONS)
@@ -548,8 +710,7 @@ def main(argv: list[str] | None = None) -> int:
     needs_core_deals = "core" in sections or "peers" in sections or "grpc" in sections
     core_deals = hands.core_deals(config.batch_hands) if needs_core_deals else []
     by_key = {d.key: d for d in core_deals}
-    tonk_small = [d for d in hands.tonk_peer_deals(config.tonk_peer_hands)
-                  if d.key not in by_key]
+    tonk_small = [d for d in hands.tonk_peer_deals(config.tonk_peer_hands) if d.key not in by_key]
     steps = 0
     if "core" in sections:
         steps += 5 * len(core_deals) + len(tonk_small)
@@ -564,9 +725,12 @@ def main(argv: list[str] | None = None) -> int:
         rows += run_core(core_deals, config, progress)
         rows += run_tonk_sizes(tonk_small, config, progress)
     if "peers" in sections:
-        rows += run_peers([by_key["poker-7"], by_key["poker-5"]],
-                          [by_key["tonk-10-random"], by_key["tonk-10-dense"], *tonk_small],
-                          config, progress)
+        rows += run_peers(
+            [by_key["poker-7"], by_key["poker-5"]],
+            [by_key["tonk-10-random"], by_key["tonk-10-dense"], *tonk_small],
+            config,
+            progress,
+        )
     if "grpc" in sections:
         rows += run_grpc_section(by_key["poker-7"], config, progress)
     progress.close()
@@ -579,8 +743,8 @@ def main(argv: list[str] | None = None) -> int:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         document = {
             "machine": info,
-            "config": asdict(config) | {"quick": args.quick, "sections": sections,
-                                        "seed": hands.SEED},
+            "config": asdict(config)
+            | {"quick": args.quick, "sections": sections, "seed": hands.SEED},
             "rows": [asdict(r) for r in rows],
             "targets": [asdict(g) | {"met": g.met} for g in goals],
             "skipped_peers": skipped,

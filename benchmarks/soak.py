@@ -2,7 +2,7 @@
 
 ``python -m benchmarks.soak`` (3 minutes) or ``--short`` (35 s, what CI runs through
 ``tests/test_faults.py``). It starts ``python -m service serve`` on a free loopback port,
-then runs three loads at once through ``service.load``: unary ``Evaluate`` (3 clients),
+then runs three loads at once through ``service.client.load``: unary ``Evaluate`` (3 clients),
 ``EvaluateStream`` (1) and ``EvaluateBatch`` of 1,000 hands (1), a share of them with bad
 hands (each must be refused INVALID_ARGUMENT, which counts as expected, not as an error).
 The server's VmRSS is sampled every second. The first ``warm_share`` of the run is
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from service.load import LoadReport, LoadSpec, Rpc, run_load
+from service.client.load import LoadReport, LoadSpec, Rpc, run_load
 
 ROOT = Path(__file__).resolve().parents[1]
 GROWTH_LIMIT = 0.10

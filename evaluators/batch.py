@@ -155,8 +155,6 @@ _CARD_MASK = (1 << (JOKER_2 + 1)) - 1
 _JOKER_BITS = (1 << JOKER_1) | (1 << JOKER_2)
 
 
-
-
 @functools.cache
 def card_bits() -> npt.NDArray[np.uint64]:
     """Byte -> ``1 << id`` for the 54 cards (jokers included), 0 for EMPTY, and
@@ -273,8 +271,9 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         ),
         (
             (together < rules.cards_min) | (together > rules.cards_max),
-            lambda i: f"hand and table together have {together[i]} cards; {rules.name} takes "
-            f"{both_sizes}",
+            lambda i: (
+                f"hand and table together have {together[i]} cards; {rules.name} takes {both_sizes}"
+            ),
         ),
         (
             _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
@@ -293,8 +292,9 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         table_problems.append(
             (
                 _has_repeat(ranks),
-                lambda i: "the table pairs (two cards of one rank); the dealer replaces a "
-                "pairing card",
+                lambda i: (
+                    "the table pairs (two cards of one rank); the dealer replaces a pairing card"
+                ),
             )
         )
     bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
@@ -321,8 +321,10 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
     problems: list[Problem] = [
         (
             not_a_card.any(axis=1),
-            lambda i: f"the {what} has byte {cards[i][not_a_card[i]][0]}, which is not a "
-            f"card: ids are 0-51, 52-53 for jokers, {EMPTY} for an empty slot",
+            lambda i: (
+                f"the {what} has byte {cards[i][not_a_card[i]][0]}, which is not a "
+                f"card: ids are 0-51, 52-53 for jokers, {EMPTY} for an empty slot"
+            ),
         )
     ]
     if not rules.jokers:

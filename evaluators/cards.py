@@ -92,9 +92,7 @@ def cards_text(cards: Iterable[int]) -> str:
     return " ".join(card_text(c) for c in cards)
 
 
-def parse_cards(
-    texts: Sequence[str], field: str, violations: list[Violation]
-) -> tuple[int, ...]:
+def parse_cards(texts: Sequence[str], field: str, violations: list[Violation]) -> tuple[int, ...]:
     """Parse every card of one field; a bad card becomes EMPTY and a Violation.
 
     Positions are kept, so later checks name the same index the caller sent.

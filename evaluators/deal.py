@@ -71,8 +71,7 @@ def check_sizes(rules: GameRules, hand_size: int, table_size: int) -> None:
         )
     if not rules.table_min <= table_size <= rules.table_max:
         raise ValueError(
-            f"{rules.name} tables hold {rules.table_min}-{rules.table_max} cards, "
-            f"not {table_size}"
+            f"{rules.name} tables hold {rules.table_min}-{rules.table_max} cards, not {table_size}"
         )
     if not rules.cards_min <= hand_size + table_size <= rules.cards_max:
         raise ValueError(
@@ -118,4 +117,3 @@ def deal(
         tables = np.ascontiguousarray(shuffled[:, :table_size])
         hands = np.ascontiguousarray(shuffled[:, table_size : table_size + hand_size])
     return Deal(game, hands, tables)
-

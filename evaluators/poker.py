@@ -54,8 +54,15 @@ _CARD_MASK_SHIFT = 64
 
 
 _SingleHandTables = tuple[
-    tuple[int, ...], tuple[ClassShape, ...], tuple[Cards, ...], "array[int]", "array[int]",
-    "array[int]", int, int, int,
+    tuple[int, ...],
+    tuple[ClassShape, ...],
+    tuple[Cards, ...],
+    "array[int]",
+    "array[int]",
+    "array[int]",
+    int,
+    int,
+    int,
 ]
 
 
@@ -72,9 +79,15 @@ def _single_hand_tables() -> _SingleHandTables:
         for card, key in enumerate(tables.py_card_keys)
     )
     return (
-        hand_keys, class_shapes(), top_cards(), tables.py_flush_classes,
-        tables.py_unsuited_classes, tables.py_displacements, perfect_hash.slot_multiplier,
-        64 - perfect_hash.slot_bits, 64 - perfect_hash.bucket_bits,
+        hand_keys,
+        class_shapes(),
+        top_cards(),
+        tables.py_flush_classes,
+        tables.py_unsuited_classes,
+        tables.py_displacements,
+        perfect_hash.slot_multiplier,
+        64 - perfect_hash.slot_bits,
+        64 - perfect_hash.bucket_bits,
     )
 
 
@@ -120,8 +133,17 @@ def _classify(cards: Cards) -> tuple[int, ClassShape, Cards]:
     the best five, filled with each rank's highest cards (the flush suit's for flushes).
     Same lookups as ``rank_class_of``, inlined.
     """
-    (hand_keys, shapes, top, flush_classes, unsuited_classes, displacements,
-     slot_multiplier, slot_shift, bucket_shift) = _single_hand_tables()
+    (
+        hand_keys,
+        shapes,
+        top,
+        flush_classes,
+        unsuited_classes,
+        displacements,
+        slot_multiplier,
+        slot_shift,
+        bucket_shift,
+    ) = _single_hand_tables()
     key_sum = SUM_START
     for card in cards:
         key_sum += hand_keys[card]

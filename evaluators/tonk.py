@@ -263,9 +263,7 @@ def _suit_arrangement(
     if not covered:
         return
     line = covered | table.runs[suit]
-    spans = sorted(
-        (low, high, index) for s, low, high, index in table.run_spans if s == suit
-    )
+    spans = sorted((low, high, index) for s, low, high, index in table.run_spans if s == suit)
     position = 0
     while position < 14:
         if not line >> position & 1:
@@ -291,7 +289,12 @@ def _suit_arrangement(
 
 def _empty_evaluation() -> Evaluation:
     detail = TonkDetail(
-        points=0, deadwood=0, spreads=(), hits=(), deadwood_cards=(), tonk=False,
+        points=0,
+        deadwood=0,
+        spreads=(),
+        hits=(),
+        deadwood_cards=(),
+        tonk=False,
         deal_bonus=DealBonus.NONE,
     )
     return Evaluation(strength=STRENGTH_BASE, description="No cards left", detail=detail)
@@ -369,9 +372,7 @@ def _evaluate_alone(hand: Cards) -> Evaluation:
     detail = TonkDetail(
         points, deadwood, tuple(spreads), (), deadwood_cards, tonk, _deal_bonus(hand, points)
     )
-    return Evaluation(
-        STRENGTH_BASE - points, "Tonk!" if tonk else f"Deadwood {deadwood}", detail
-    )
+    return Evaluation(STRENGTH_BASE - points, "Tonk!" if tonk else f"Deadwood {deadwood}", detail)
 
 
 def _best_sets(packed: int, held_three: int) -> tuple[int, list[Cards]]:
@@ -397,8 +398,10 @@ def _best_sets(packed: int, held_three: int) -> tuple[int, list[Cards]]:
             removed |= _SPREAD_OF_SUITS[suits] << rank
         rest = packed & ~removed
         cost = (
-            table[rest & field] + table[rest >> 16 & field]
-            + table[rest >> 32 & field] + table[rest >> 48]
+            table[rest & field]
+            + table[rest >> 16 & field]
+            + table[rest >> 32 & field]
+            + table[rest >> 48]
         )
         if best_cost < 0 or cost < best_cost:
             best_cost, best = cost, combo
@@ -562,8 +565,9 @@ def _batch_with_sets(
         lowest = left & (~left + np.uint64(1))
         left ^= lowest
         held = lowest != 0
-        rank = (np.log2(np.where(held, lowest, 1).astype(np.float64)).astype(np.uint64)
-                // np.uint64(3))
+        rank = np.log2(np.where(held, lowest, 1).astype(np.float64)).astype(np.uint64) // np.uint64(
+            3
+        )
         suits = np.zeros(count, dtype=np.int64)
         for suit in range(4):
             bit = (packed >> (rank + np.uint64(_SUIT_SHIFT * suit))) & np.uint64(1)
@@ -606,7 +610,8 @@ def evaluate_tonk_batch(
         zeros = np.zeros(count, dtype=np.int64)
         return BatchResult(
             strength=np.full(count, STRENGTH_BASE, dtype=np.uint64),
-            low_strength=zeros.astype(np.uint64), value=zeros,
+            low_strength=zeros.astype(np.uint64),
+            value=zeros,
             instant_win=np.zeros(count, dtype=np.bool_),
         )
     packed = _column_sum(_SUIT_KEYS, columns)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from service.serve import serve_main
+from service.server.serve import serve_main
 
 
 def main() -> int:

@@ -33,8 +33,9 @@ def ids(text: str) -> list[int]:
     return [parse_card(c) for c in text.split()]
 
 
-def problems(game: Game | None, hands: bytes, hand_size: int, tables: bytes = b"",
-             table_size: int = 0) -> list[Violation]:
+def problems(
+    game: Game | None, hands: bytes, hand_size: int, tables: bytes = b"", table_size: int = 0
+) -> list[Violation]:
     with pytest.raises(InvalidRequest) as caught:
         evaluate_batch(game, hands, hand_size, tables, table_size, NO_OPTIONS, max_hands=1000)
     return list(caught.value.violations)
@@ -91,8 +92,12 @@ def pack(rows: list[Cards], size: int) -> bytes:
 
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
 @settings(max_examples=15, deadline=None)
-@given(rng=st.randoms(use_true_random=False), count=st.integers(1, 12), shared=st.booleans(),
-       options=st.builds(Options, st.booleans(), st.booleans()))
+@given(
+    rng=st.randoms(use_true_random=False),
+    count=st.integers(1, 12),
+    shared=st.booleans(),
+    options=st.builds(Options, st.booleans(), st.booleans()),
+)
 def test_a_batch_scores_each_hand_as_evaluate_does(
     game: Game, rng: random.Random, count: int, shared: bool, options: Options
 ) -> None:
@@ -125,8 +130,13 @@ def test_the_loop_fallback_equals_the_games_own_batch_path(game: Game) -> None:
     assert_same(
         loop_batch(without_fast_path, hands, tables, NO_OPTIONS),
         evaluate_batch(
-            game, hands.tobytes(), rules.hand_max, tables.tobytes(), rules.table_max,
-            NO_OPTIONS, max_hands=1000,
+            game,
+            hands.tobytes(),
+            rules.hand_max,
+            tables.tobytes(),
+            rules.table_max,
+            NO_OPTIONS,
+            max_hands=1000,
         ),
     )
 
@@ -142,8 +152,12 @@ def _mangled(rng: random.Random, rows: np.ndarray, odds: float) -> np.ndarray:
 
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
 @settings(max_examples=40, deadline=None)
-@given(rng=st.randoms(use_true_random=False), count=st.integers(0, 6), shared=st.booleans(),
-       odds=st.sampled_from([0.0, 0.02, 0.1, 0.3]))
+@given(
+    rng=st.randoms(use_true_random=False),
+    count=st.integers(0, 6),
+    shared=st.booleans(),
+    odds=st.sampled_from([0.0, 0.02, 0.1, 0.3]),
+)
 def test_the_fast_screen_passes_a_batch_exactly_when_the_full_check_does(
     game: Game, rng: random.Random, count: int, shared: bool, odds: float
 ) -> None:
@@ -282,7 +296,9 @@ def test_bad_tables_share_the_ten_listed_with_bad_hands() -> None:
     tables = bytes(ids("2c 2d")) * 8
     violations = problems(Game.NUMBERS, hands, 2, tables, 2)
     assert fields(violations) == [f"hands[{i}]" for i in range(8)] + [
-        "tables[0]", "tables[1]", "tables",
+        "tables[0]",
+        "tables[1]",
+        "tables",
     ]
 
 

@@ -7,8 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluators.results import BatchResult
-from service import batch_reply, convert
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server import batch_reply, convert
 
 U64 = st.integers(0, 2**64 - 1)
 I64 = st.integers(-(2**63), 2**63 - 1)
@@ -41,8 +41,11 @@ def test_hand_written_bytes_equal_protobufs_serialisation(size: int, data: st.Da
     result = result_of(
         data.draw(st.lists(numbers, min_size=size, max_size=size)),
         data.draw(st.lists(numbers, min_size=size, max_size=size)),
-        data.draw(st.lists(I64 if numbers is U64 else st.integers(-8000, 8000),
-                           min_size=size, max_size=size)),
+        data.draw(
+            st.lists(
+                I64 if numbers is U64 else st.integers(-8000, 8000), min_size=size, max_size=size
+            )
+        ),
         data.draw(st.lists(st.booleans(), min_size=size, max_size=size)),
     )
     assert batch_reply.serialized(result) == protobufs_bytes(result)

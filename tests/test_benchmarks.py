@@ -20,9 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_every_seeded_deal_passes_batch_validation() -> None:
     for deal in [*hands.core_deals(500), *hands.tonk_peer_deals(200)]:
         result = evaluate_batch(
-            deal.game, deal.hands.tobytes(), deal.hands.shape[1],
-            deal.tables.tobytes() if deal.tables.shape[1] else b"", deal.tables.shape[1],
-            Options(), max_hands=len(deal),
+            deal.game,
+            deal.hands.tobytes(),
+            deal.hands.shape[1],
+            deal.tables.tobytes() if deal.tables.shape[1] else b"",
+            deal.tables.shape[1],
+            Options(),
+            max_hands=len(deal),
         )
         assert len(result.strength) == len(deal), deal.key
 
@@ -41,7 +45,11 @@ def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
     out, png = tmp_path / "figures.json", tmp_path / "bench.png"
     run = subprocess.run(
         [sys.executable, "-m", "benchmarks.run", "--quick", "--json", str(out), "--plot", str(png)],
-        cwd=ROOT, capture_output=True, text=True, timeout=300, check=False,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     figures = json.loads(out.read_text())

@@ -11,24 +11,59 @@ from pathlib import Path
 
 import pytest
 
-from service.cli import EXIT_FAILED, EXIT_INVALID, EXIT_OK, main
+from service.cli.main import EXIT_FAILED, EXIT_INVALID, EXIT_OK, main
 from tests.conftest import ServerProcess
 
 SCRIPT = Path(sys.executable).with_name("handeval")
 
 EVAL_TONK = ["eval", "--game", "tonk", "5h", "6h", "7h", "Kd", "2c"]
 SHOWDOWN_NUMBERS = [
-    "showdown", "--game", "numbers", "--table", "3c", "9d", "Kh",
-    "--seat", "alice:Ah,Kd,2c", "--seat", "bob:5s,5d,Qc",
+    "showdown",
+    "--game",
+    "numbers",
+    "--table",
+    "3c",
+    "9d",
+    "Kh",
+    "--seat",
+    "alice:Ah,Kd,2c",
+    "--seat",
+    "bob:5s,5d,Qc",
 ]
 SHOWDOWN_TONK = [
-    "showdown", "--game", "tonk", "--seat", "ann:5h,6h,7h", "--seat", "bob:Kd,Qd",
-    "--seat", "cy:2c", "--ending", "drop", "--ender", "cy",
+    "showdown",
+    "--game",
+    "tonk",
+    "--seat",
+    "ann:5h,6h,7h",
+    "--seat",
+    "bob:Kd,Qd",
+    "--seat",
+    "cy:2c",
+    "--ending",
+    "drop",
+    "--ender",
+    "cy",
 ]
 SHOWDOWN_FLOP_A = [
-    "showdown", "--game", "flop-a", "--table", "3c", "9d",
-    "--seat", "ann:Ah,Kd", "--seat", "bob:2s,4d", "--seat", "cy:Qs,Jd",
-    "--declaration", "ann:high", "--declaration", "bob:low", "--declaration", "cy:both",
+    "showdown",
+    "--game",
+    "flop-a",
+    "--table",
+    "3c",
+    "9d",
+    "--seat",
+    "ann:Ah,Kd",
+    "--seat",
+    "bob:2s,4d",
+    "--seat",
+    "cy:Qs,Jd",
+    "--declaration",
+    "ann:high",
+    "--declaration",
+    "bob:low",
+    "--declaration",
+    "cy:both",
 ]
 
 
@@ -90,8 +125,11 @@ def test_tonk_showdown_prints_signed_payouts(capsys: pytest.CaptureFixture[str])
     code, out, _ = in_process(capsys, *SHOWDOWN_TONK)
     assert code == EXIT_OK
     assert "ending: drop by cy" in out
-    payouts = {line.split()[0]: line.split()[1] for line in out.splitlines()
-               if line.split()[-1:] and line.split()[-1][0] in "+-"}
+    payouts = {
+        line.split()[0]: line.split()[1]
+        for line in out.splitlines()
+        if line.split()[-1:] and line.split()[-1][0] in "+-"
+    }
     assert payouts == {"ann": "-1", "bob": "-1", "cy": "+2"}
 
 
@@ -102,7 +140,9 @@ def test_flop_a_showdown_shows_each_declaration(capsys: pytest.CaptureFixture[st
     assert header.split()[:3] == ["player", "hand", "declares"]
     rows = out.splitlines()[out.splitlines().index(header) + 1 :][:3]
     assert [row.split()[:4] for row in rows] == [
-        ["ann", "Ah", "Kd", "high"], ["bob", "2s", "4d", "low"], ["cy", "Qs", "Jd", "both"]
+        ["ann", "Ah", "Kd", "high"],
+        ["bob", "2s", "4d", "low"],
+        ["cy", "Qs", "Jd", "both"],
     ]
 
 
@@ -169,8 +209,9 @@ def test_json_output_is_the_response_message(
 
 
 def test_unreachable_server_is_one_line_and_exit_1() -> None:
-    code, out, err = console_script(*EVAL_TONK, "--target", f"127.0.0.1:{free_port()}",
-                                    "--timeout", "3")
+    code, out, err = console_script(
+        *EVAL_TONK, "--target", f"127.0.0.1:{free_port()}", "--timeout", "3"
+    )
     assert code == EXIT_FAILED
     assert out == ""
     assert len(err.splitlines()) == 1 and err.startswith("handeval: UNAVAILABLE")

@@ -19,7 +19,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from evaluators.cards import EMPTY, parse_card
 from evaluators.inputs import Declaration, Game, Options, TonkEnding
-from service.client import (
+from service.client.typed_client import (
     HandevalClient,
     HandevalError,
     batch_request,
@@ -86,7 +86,9 @@ def test_declarations_and_endings_read_in_any_case() -> None:
 def test_evaluate_request_takes_text_lists_or_card_ids() -> None:
     from_text = evaluate_request("tonk", "5h 6h,7h", table_spreads=["9h Th Jh"], request_id="r1")
     from_ids = evaluate_request(
-        Game.TONK, [parse_card("5h"), "6h", "7h"], table_spreads=[["9h", "Th", "Jh"]],
+        Game.TONK,
+        [parse_card("5h"), "6h", "7h"],
+        table_spreads=[["9h", "Th", "Jh"]],
         request_id="r1",
     )
     assert from_text == from_ids

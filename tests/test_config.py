@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from service.config import SettingError, Settings, add_serve_arguments
+from service.server.config import SettingError, Settings, add_serve_arguments
 from tests.conftest import ROOT, ServerProcess, serve_command, server_env
 
 
@@ -83,8 +83,13 @@ def test_serve_with_a_bad_setting_prints_one_line_and_exits_2(
     argv: list[str], env: dict[str, str]
 ) -> None:
     result = subprocess.run(
-        serve_command(*argv), cwd=ROOT, env=server_env(env), capture_output=True, text=True,
-        timeout=60, check=False,
+        serve_command(*argv),
+        cwd=ROOT,
+        env=server_env(env),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert result.returncode == 2
     assert len(result.stderr.strip().splitlines()) == 1, result.stderr

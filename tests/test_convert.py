@@ -27,8 +27,8 @@ from evaluators.results import (
     ShowdownOutcome,
     TonkDetail,
 )
-from service import convert
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server import convert
 
 PROTO_ENUMS = {
     Game: (pb.Game, "GAME_"),
@@ -173,7 +173,10 @@ def test_every_detail_type_fills_its_oneof_field(detail: object, field: str, wan
     assert reply.WhichOneof("detail") == field
     assert getattr(reply, field) == want
     assert (reply.request_id, reply.game, reply.strength, reply.low_strength) == (
-        "r-1", pb.GAME_NUMBERS, 7, 3,
+        "r-1",
+        pb.GAME_NUMBERS,
+        7,
+        3,
     )
     assert (list(reply.kept), list(reply.discarded)) == (["Ah", "Kd"], ["2c"])
 
@@ -188,7 +191,8 @@ def test_awards_are_fractions_of_the_whole_pot_and_payouts_signed_stakes() -> No
     )
     reply = convert.to_showdown_response(outcome, pb.GAME_NUMBERS, "pot-1")
     assert [(a.player, a.pot, a.numerator, a.denominator) for a in reply.awards] == [
-        ("a", "high", 1, 4), ("b", "whole", 3, 4),
+        ("a", "high", 1, 4),
+        ("b", "whole", 3, 4),
     ]
     assert [(p.player, p.stakes) for p in reply.payouts] == [("a", 2), ("b", -2)]
     assert (reply.request_id, reply.explanation) == ("pot-1", "why")
@@ -214,7 +218,8 @@ def test_violations_become_a_bad_request_with_the_first_in_the_message() -> None
     assert status.code == code_pb2.INVALID_ARGUMENT
     assert status.message == "invalid request: hand[2]: 'Zz' is not a card (and 1 more problem)"
     assert [(v.field, v.description) for v in _bad_request(status)] == [
-        ("hand[2]", "'Zz' is not a card"), ("table", "too many"),
+        ("hand[2]", "'Zz' is not a card"),
+        ("table", "too many"),
     ]
 
 
@@ -223,7 +228,9 @@ def test_ten_indexed_violations_are_listed_and_the_rest_counted_per_field() -> N
     violations += [Violation("hand", "too many cards"), Violation("table[0]", "bad")]
     listed = _bad_request(convert.invalid_argument(violations))
     assert [v.field for v in listed] == [f"hand[{i}]" for i in range(10)] + [
-        "hand", "hand", "table",
+        "hand",
+        "hand",
+        "table",
     ]
     assert listed[-2].description == "15 more problems in hand are not listed"
 
@@ -254,6 +261,9 @@ def test_a_request_shape_has_sizes_and_enums_but_no_cards_or_ids() -> None:
     }
     batch = pb.EvaluateBatchRequest(game=pb.GAME_POKER_HIGH, hands=bytes(14), hand_size=7)
     assert convert.request_shape(batch) == {
-        "game": pb.GAME_POKER_HIGH, "hands_len": 14, "hand_size": 7, "tables_len": 0,
+        "game": pb.GAME_POKER_HIGH,
+        "hands_len": 14,
+        "hand_size": 7,
+        "tables_len": 0,
         "table_size": 0,
     }

@@ -2,7 +2,7 @@
 drained, overload at twice the bound, clients that read slowly or never, and a short soak.
 
 Each test prints one ``FAULT {...}`` JSON line with its figures (``pytest -s`` shows them;
-the README's "Reliability and security" quotes them). Load comes from ``service.load``,
+the README's "Reliability and security" quotes them). Load comes from ``service.client.load``,
 whose channels carry the client's retry service config and client-side health checking.
 """
 
@@ -24,10 +24,15 @@ import grpc
 import numpy as np
 
 from benchmarks import soak
-from service.client import HandevalClient, HandevalError, batch_request, evaluate_request
+from service.client.load import LoadReport, LoadSpec, run_load
+from service.client.typed_client import (
+    HandevalClient,
+    HandevalError,
+    batch_request,
+    evaluate_request,
+)
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.load import LoadReport, LoadSpec, run_load
 from tests.conftest import ServerProcess
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"
@@ -116,9 +121,11 @@ def test_overload_at_twice_the_bound_refuses_the_excess_fast_and_admitted_calls_
 ) -> None:
     bound = 4
     server = launch_server("--threads", str(2 * bound), "--max-concurrent-rpcs", str(bound))
-    hands = np.random.default_rng(1).permuted(
-        np.tile(np.arange(52, dtype=np.uint8), (20_000, 1)), axis=1
-    )[:, :10].copy()
+    hands = (
+        np.random.default_rng(1)
+        .permuted(np.tile(np.arange(52, dtype=np.uint8), (20_000, 1)), axis=1)[:, :10]
+        .copy()
+    )
     with HandevalClient(server.target, retries=False, timeout=30) as client:
         request = client.send_batch  # one shared channel: one connection, one health watch
         batch = batch_request("tonk", hands)
@@ -136,9 +143,7 @@ def test_overload_at_twice_the_bound_refuses_the_excess_fast_and_admitted_calls_
 
         def run(clients: int, seconds: float) -> list[tuple[str, float]]:
             results: list[list[tuple[str, float]]] = [[] for _ in range(clients)]
-            threads = [
-                threading.Thread(target=closed_loop, args=(seconds, r)) for r in results
-            ]
+            threads = [threading.Thread(target=closed_loop, args=(seconds, r)) for r in results]
             for thread in threads:
                 thread.start()
             for thread in threads:

@@ -24,10 +24,10 @@ from evaluators.inputs import Declaration, Game, Options
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
-from service.client import HandevalClient, HandevalError
+from service.client.typed_client import HandevalClient, HandevalError
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.limits import message_limits
-from service.servicer import SERVICE, Unreadable, _reader
+from service.server.limits import message_limits
+from service.server.servicer import SERVICE, Unreadable, _reader
 from tests.conftest import ServerProcess, start_server
 
 EXAMPLES = 1000

@@ -22,7 +22,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
-from service.config import ENV_PREFIX, Settings
+from service.server.config import ENV_PREFIX, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "k8s"

@@ -1,4 +1,4 @@
-"""Per-process limits (``service.limits`` wired by ``service.server``): the concurrency
+"""Per-process limits (``service.server.limits`` wired by ``service.server.build``): the concurrency
 bound, the default deadline, message sizes tied to the batch limit, keepalive enforcement
 and max connection age, each against a real server."""
 
@@ -13,11 +13,11 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
-from service.client import HandevalClient, HandevalError, evaluate_request
-from service.config import SettingError, Settings
+from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.limits import (
+from service.server.config import SettingError, Settings
+from service.server.limits import (
     MAX_HAND_BYTES,
     MAX_TABLE_BYTES,
     REPLY_BYTES_PER_HAND,
@@ -225,4 +225,3 @@ def test_sighup_without_tls_is_logged_and_the_server_goes_on(
     server.process.send_signal(signal.SIGHUP)
     assert "no TLS" in server.wait_for_event("reload", timeout=10)["message"]
     assert health_status(server.target) == health_pb2.HealthCheckResponse.SERVING
-

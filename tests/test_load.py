@@ -18,11 +18,11 @@ import pytest
 
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
-from service import convert
-from service.cli import main
+from service.cli.load import clean
+from service.cli.main import main
+from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, build_pool, run_load
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, build_pool, run_load
-from service.load_cli import clean
+from service.server import convert
 from tests.conftest import ROOT, ServerProcess, server_env
 
 ALL_RPCS = list(Rpc)
@@ -72,8 +72,7 @@ def test_the_pool_holds_exactly_the_asked_share_of_bad_hands_and_only_they_are_r
     game: Game,
 ) -> None:
     """Checked by the service's own request reading, the way the server will read them."""
-    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.STREAM, game=game, requests=200,
-                            bad_share=0.25))
+    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.STREAM, game=game, requests=200, bad_share=0.25))
     assert sum(pool.bad) == 50
     for request, bad in zip(pool.payloads, pool.bad, strict=True):
         if bad:
@@ -116,9 +115,7 @@ def test_a_run_bounded_by_requests_makes_exactly_that_many_and_all_valid_hands_a
 def test_the_bad_share_is_refused_invalid_argument_one_for_one(
     server: ServerProcess, rpc: Rpc
 ) -> None:
-    report = run_load(
-        _spec(server.target, rpc=rpc, game=Game.TONK, requests=400, bad_share=0.2)
-    )
+    report = run_load(_spec(server.target, rpc=rpc, game=Game.TONK, requests=400, bad_share=0.2))
     _assert_adds_up(report)
     assert report.bad_sent == 80
     assert report.codes == {"OK": 320, "INVALID_ARGUMENT": 80}
@@ -201,11 +198,27 @@ def test_cli_prints_the_table_and_writes_the_same_figures_as_json(
     server: ServerProcess, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = tmp_path / "load.json"
-    code = main([
-        "load", "--target", server.target, "--rpc", "batch", "--game", "poker-high",
-        "--batch-size", "50", "--requests", "120", "--concurrency", "3",
-        "--bad-share", "0.25", "--json", str(path),
-    ])
+    code = main(
+        [
+            "load",
+            "--target",
+            server.target,
+            "--rpc",
+            "batch",
+            "--game",
+            "poker-high",
+            "--batch-size",
+            "50",
+            "--requests",
+            "120",
+            "--concurrency",
+            "3",
+            "--bad-share",
+            "0.25",
+            "--json",
+            str(path),
+        ]
+    )
     assert code == 0
     figures = json.loads(path.read_text())
     assert figures["requests"] == 120
@@ -236,15 +249,32 @@ def test_locust_file_runs_headless_against_a_live_server(
     if not all(importlib.util.find_spec(m) for m in ("locust", "grpc_interceptor")):
         pytest.skip("locust and grpc-interceptor are not installed (the bench extra)")
     locust = shutil.which("locust", path=str(Path(sys.executable).parent))
-    command = (
-        [locust] if locust else [sys.executable, "-m", "locust"]
-    ) + [
-        "-f", str(ROOT / "benchmarks" / "locustfile.py"), "--headless", "-u", "2", "-r", "2",
-        "-t", "5s", "--host", server.target, "--only-summary", "--json",
-        "--handeval-game", "tonk", "--handeval-batch-size", "20",
+    command = ([locust] if locust else [sys.executable, "-m", "locust"]) + [
+        "-f",
+        str(ROOT / "benchmarks" / "locustfile.py"),
+        "--headless",
+        "-u",
+        "2",
+        "-r",
+        "2",
+        "-t",
+        "5s",
+        "--host",
+        server.target,
+        "--only-summary",
+        "--json",
+        "--handeval-game",
+        "tonk",
+        "--handeval-batch-size",
+        "20",
     ]
     result = subprocess.run(
-        command, cwd=tmp_path, env=server_env(), capture_output=True, text=True, timeout=60,
+        command,
+        cwd=tmp_path,
+        env=server_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
         check=False,
     )
     assert result.returncode == 0, result.stderr[-2000:]

@@ -17,8 +17,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
-from service.servicer import HandEvaluatorServicer
+from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
+from service.server.servicer import HandEvaluatorServicer
 
 if TYPE_CHECKING:
     from conftest import ServerProcess

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from service.client import HandevalClient, HandevalError, evaluate_request
+from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
 from tests.conftest import ServerProcess
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "node"
@@ -27,11 +27,18 @@ def node_output(server: ServerProcess) -> dict[str, Any]:
         pytest.skip("node/npm not installed")
     subprocess.run(
         ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=EXAMPLE, check=True, capture_output=True, timeout=300,
+        cwd=EXAMPLE,
+        check=True,
+        capture_output=True,
+        timeout=300,
     )
     done = subprocess.run(
         ["node", "main.js", "--target", server.target, "--json"],
-        cwd=EXAMPLE, check=True, capture_output=True, text=True, timeout=60,
+        cwd=EXAMPLE,
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     output: dict[str, Any] = json.loads(done.stdout)
     return output

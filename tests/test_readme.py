@@ -9,7 +9,7 @@ import io
 import re
 from pathlib import Path
 
-from service.config import Settings
+from service.server.config import Settings
 from tests.conftest import ServerProcess
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
@@ -26,9 +26,7 @@ def test_the_python_example_prints_what_its_comments_say(server: ServerProcess) 
     with contextlib.redirect_stdout(printed):
         exec(compile(code, "README.md", "exec"), {})
     lines = printed.getvalue().splitlines()
-    comments = [
-        line.split("#", 1)[1].strip() for line in code.splitlines() if "print(" in line
-    ]
+    comments = [line.split("#", 1)[1].strip() for line in code.splitlines() if "print(" in line]
     assert len(lines) == len(comments) == 4
     assert lines[0] == comments[0]
     assert lines[1] == comments[1]

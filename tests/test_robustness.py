@@ -172,8 +172,11 @@ def test_random_hands_are_scored_or_refused(
         assert reply.request_id == request.request_id and reply.WhichOneof("detail")
 
 
-@settings(max_examples=EXAMPLES // 5, deadline=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=EXAMPLES // 5,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(requests=st.lists(evaluate_requests, min_size=1, max_size=10))
 def test_a_random_stream_gets_one_reply_per_request(
     own_stub: pb_grpc.HandEvaluatorStub, requests: list[pb.EvaluateRequest]

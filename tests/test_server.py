@@ -27,13 +27,19 @@ from evaluators.inputs import Declaration, Game, TonkEnding
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
-from service import convert, servicer
-from service.config import Settings
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.limits import message_limits
-from service.logs import JsonLines
-from service.server import SERVICE_NAME, build_server, mark_draining, mark_serving, new_health
+from service.server import convert, servicer
+from service.server.build import (
+    SERVICE_NAME,
+    build_server,
+    mark_draining,
+    mark_serving,
+    new_health,
+)
+from service.server.config import Settings
+from service.server.limits import message_limits
+from service.server.logs import JsonLines
 from tests.conftest import ServerProcess
 
 SERVING = health_pb2.HealthCheckResponse.SERVING

@@ -72,14 +72,20 @@ def test_caught_dropper_pays_one_to_each_non_winner_with_fewer_points() -> None:
     # dropper 10 is caught by low 5: pays low 2 and mid (8 < 10) 1; high (12) gets nothing.
     # Ruling: mid and high each also pay the winner 1.
     assert stakes(settle(seats, TonkEnding.DROP, "dropper")) == {
-        "dropper": -3, "low": 4, "mid": 0, "high": -1,
+        "dropper": -3,
+        "low": 4,
+        "mid": 0,
+        "high": -1,
     }
 
 
 def test_caught_dropper_pays_every_tied_winner_and_everyone_else_pays_each_winner() -> None:
     seats = [("dropper", "Tc"), ("w1", "3c"), ("w2", "3d"), ("other", "Kc 5d")]
     assert stakes(settle(seats, TonkEnding.DROP, "dropper")) == {
-        "dropper": -4, "w1": 3, "w2": 3, "other": -2,
+        "dropper": -4,
+        "w1": 3,
+        "w2": 3,
+        "other": -2,
     }
 
 
@@ -109,6 +115,7 @@ def test_payouts_follow_seat_order() -> None:
 
 
 # --- ending checks ---------------------------------------------------------------------
+
 
 def test_missing_ending_is_a_violation_on_ending() -> None:
     violations = settlement.check_ending(request(SEATS, None))
@@ -163,6 +170,7 @@ def test_empty_hand_is_not_allowed_to_an_empty_player_id() -> None:
 
 
 # --- property: a direct transcription of RULES.md --------------------------------------
+
 
 def transcribed_payouts(
     ending: TonkEnding, ender: str, points: dict[str, int]

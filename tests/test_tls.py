@@ -1,4 +1,4 @@
-"""TLS and mutual TLS on the gRPC port (``service.tls``), the plaintext health port, and
+"""TLS and mutual TLS on the gRPC port (``service.server.tls``), the plaintext health port, and
 certificate reload on SIGHUP. Certificates are made here, for 127.0.0.1, by two CAs."""
 
 from __future__ import annotations
@@ -20,8 +20,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
-from service.client import HandevalClient, HandevalError
-from service.tls import CertificateError, ServerFiles, client_credentials, read_files
+from service.client.typed_client import HandevalClient, HandevalError
+from service.server.tls import CertificateError, ServerFiles, client_credentials, read_files
 from tests.conftest import ServerProcess, health_status
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"

@@ -34,6 +34,7 @@ def detail(evaluation: Evaluation) -> TonkDetail:
 
 # --- an obviously correct brute force, independent of the module ---------------------
 
+
 def points(card: int) -> int:
     rank = card // 4
     return 1 if rank == 12 else min(rank + 2, 10)
@@ -41,8 +42,10 @@ def points(card: int) -> int:
 
 def is_set(spread: Iterable[int]) -> bool:
     group = list(spread)
-    return 3 <= len(group) <= 4 and len(set(group)) == len(group) and (
-        len({c // 4 for c in group}) == 1
+    return (
+        3 <= len(group) <= 4
+        and len(set(group)) == len(group)
+        and (len({c // 4 for c in group}) == 1)
     )
 
 
@@ -212,6 +215,7 @@ def test_suit_runs_table_lays_what_the_suit_search_lays() -> None:
 
 # --- tables against a slow path -------------------------------------------------------
 
+
 def test_suit_points_table_sums_card_points() -> None:
     table = tonk.suit_points_table()
     assert len(table) == 8192
@@ -246,10 +250,17 @@ def test_suit_deadwood_table_matches_block_scan_for_every_mask() -> None:
 
 # --- spreads ---------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize(
     "spread",
-    ["Ah 2h 3h", "Qh Kh Ah", "5c 5d 5h", "5c 5d 5h 5s", "9d Td Jd Qd Kd",
-     "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh"],
+    [
+        "Ah 2h 3h",
+        "Qh Kh Ah",
+        "5c 5d 5h",
+        "5c 5d 5h 5s",
+        "9d Td Jd Qd Kd",
+        "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th Jh Qh Kh",
+    ],
 )
 def test_check_spread_accepts_sets_and_runs_with_ace_low_or_high(spread: str) -> None:
     assert tonk.check_spread(cards(spread)) is None
@@ -286,6 +297,7 @@ def test_check_spread_agrees_with_set_or_run_definition(spread: list[int]) -> No
 
 # --- rules by example ------------------------------------------------------------------
 
+
 def test_card_points_ace_one_faces_ten() -> None:
     assert detail(evaluate("Ac 2d 9h Ts Jc Qd Kh")).points == 1 + 2 + 9 + 10 + 10 + 10 + 10
 
@@ -304,7 +316,8 @@ def test_hits_chain_across_hand_cards() -> None:
     result = detail(evaluate("8h 9h Kc", ["5h 6h 7h"]))
     assert result.deadwood == 10
     assert [(h.card, h.spread_index) for h in result.hits] == [
-        (parse_card("8h"), 0), (parse_card("9h"), 0)
+        (parse_card("8h"), 0),
+        (parse_card("9h"), 0),
     ]
 
 
@@ -394,14 +407,16 @@ def test_deal_bonus_only_for_five_cards_most_specific_first(hand: str, bonus: De
 
 # --- batch -----------------------------------------------------------------------------
 
+
 def _packed(hands: list[Cards], width: int) -> np.ndarray:
     return np.array([list(h) + [EMPTY] * (width - len(h)) for h in hands], dtype=np.uint8)
 
 
 @settings(max_examples=60, deadline=None)
 @given(
-    st.lists(st.lists(st.integers(0, 51), unique=True, min_size=1, max_size=10), min_size=1,
-             max_size=40),
+    st.lists(
+        st.lists(st.integers(0, 51), unique=True, min_size=1, max_size=10), min_size=1, max_size=40
+    ),
     st.booleans(),
 )
 def test_batch_matches_single_hand_path(hands: list[list[int]], runs_only: bool) -> None:
@@ -417,9 +432,7 @@ def test_batch_matches_single_hand_path(hands: list[list[int]], runs_only: bool)
 
 def test_batch_tries_every_set_choice_on_random_ten_card_hands() -> None:
     rng = np.random.default_rng(3)
-    rank_heavy = [
-        tuple(int(c) for c in rng.choice(24, size=10, replace=False)) for _ in range(300)
-    ]
+    rank_heavy = [tuple(int(c) for c in rng.choice(24, size=10, replace=False)) for _ in range(300)]
     packed = _packed(rank_heavy, 10)
     result = tonk.evaluate_tonk_batch(packed, np.zeros((1, 0), np.uint8), Options())
     expected = [tonk.headline(tonk.evaluate_tonk(h, (), (), Options())) for h in rank_heavy]

@@ -15,7 +15,7 @@ import grpc
 import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.workers import reserve_port
+from service.server.workers import reserve_port
 from tests.test_metrics import GOOD, metrics_port, rpc, scrape, scrape_until, value, wait_for_lines
 
 if TYPE_CHECKING:

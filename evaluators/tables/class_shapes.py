@@ -27,12 +27,34 @@ from evaluators.tables.five_card_classes import (
 )
 
 RANK_NAMES = (
-    "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
-    "jack", "queen", "king", "ace",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "jack",
+    "queen",
+    "king",
+    "ace",
 )
 RANK_PLURALS = (
-    "twos", "threes", "fours", "fives", "sixes", "sevens", "eights", "nines", "tens",
-    "jacks", "queens", "kings", "aces",
+    "twos",
+    "threes",
+    "fours",
+    "fives",
+    "sixes",
+    "sevens",
+    "eights",
+    "nines",
+    "tens",
+    "jacks",
+    "queens",
+    "kings",
+    "aces",
 )
 NIBBLE_BITS = 4
 """Card ``4 * rank + suit`` is bit ``card`` of a card mask: rank ``r`` owns bits 4r..4r+3."""
@@ -116,15 +138,21 @@ def class_shapes() -> tuple[ClassShape, ...]:
         category = category_of_class(rank_class)
         ranks = ranks_in_order(counts_of(packed), category)
         shapes[rank_class] = ClassShape(
-            category, describe_ranks(category, ranks), CLASS_COUNT + 1 - rank_class,
-            _groups(ranks), (),
+            category,
+            describe_ranks(category, ranks),
+            CLASS_COUNT + 1 - rank_class,
+            _groups(ranks),
+            (),
         )
     for mask, rank_class in suited.items():
         category = category_of_class(rank_class)
         counts = tuple(mask >> r & 1 for r in range(RANK_COUNT))
         ranks = ranks_in_order(counts, category)
         shapes[rank_class] = ClassShape(
-            category, describe_ranks(category, ranks), CLASS_COUNT + 1 - rank_class, (),
+            category,
+            describe_ranks(category, ranks),
+            CLASS_COUNT + 1 - rank_class,
+            (),
             tuple(tuple(4 * r + suit for r in ranks) for suit in range(4)),
         )
     return tuple(shapes)

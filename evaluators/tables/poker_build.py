@@ -100,9 +100,7 @@ def build_flush_classes(suited: dict[int, int]) -> npt.NDArray[np.uint16]:
     by_size = sorted(range(MASK_COUNT), key=int.bit_count)
     for mask in by_size:
         if 6 <= mask.bit_count() <= MAX_CARDS:
-            table[mask] = min(
-                table[mask & ~(1 << r)] for r in range(RANK_COUNT) if mask >> r & 1
-            )
+            table[mask] = min(table[mask & ~(1 << r)] for r in range(RANK_COUNT) if mask >> r & 1)
     return table
 
 

@@ -29,11 +29,11 @@ from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
-from service import batch_reply, convert, metrics
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.handlers import make_handler
-from service.logs import log_event
+from service.server import batch_reply, convert, metrics
+from service.server.handlers import make_handler
+from service.server.logs import log_event
 
 Request = TypeVar("Request", bound=Message)
 Reply = TypeVar("Reply", bound=Message | bytes)
@@ -112,7 +112,7 @@ class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
     def EvaluateBatch(
         self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.ServicerContext
     ) -> bytes:
-        """The reply is a serialised ``EvaluateBatchResponse`` (see ``service.batch_reply``)."""
+        """The reply is a serialised ``EvaluateBatchResponse`` (``server.batch_reply``)."""
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
             result = evaluate_batch(

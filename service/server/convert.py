@@ -190,9 +190,7 @@ def _detail_field(detail: Detail) -> tuple[str, Message]:
     return field, convert(detail)
 
 
-def to_evaluation(
-    evaluation: Evaluation, game: pb.Game, request_id: str = ""
-) -> pb.Evaluation:
+def to_evaluation(evaluation: Evaluation, game: pb.Game, request_id: str = "") -> pb.Evaluation:
     """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them."""
     field, detail = _detail_field(evaluation.detail)
     reply = pb.Evaluation(

@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from service.logs import LEVELS
+from service.server.logs import LEVELS
 
 ENV_PREFIX = "HANDEVAL_"
 
@@ -45,14 +45,14 @@ class Settings:
     metrics_port: int = 9464
     """Prometheus ``/metrics`` HTTP port; 0 picks a free one (logged in ``start``/``workers``)."""
     workers: int = dataclasses.field(default_factory=default_workers)
-    """Server processes sharing the port (``service.workers``); default one per CPU."""
+    """Server processes sharing the port (``service.server.workers``); default one per CPU."""
     threads: int = 32
     """Threads serving RPCs in one process; an open stream holds one for its life."""
     max_batch_hands: int = 100_000
     """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
     max_message_bytes: int = 0
     """Largest request and reply; 0 derives both from ``max_batch_hands``
-    (``service.limits.message_limits``: 1,765,536 and 3,165,536 bytes for 100,000 hands)."""
+    (``service.server.limits.message_limits``: 1,765,536 and 3,165,536 bytes for 100,000 hands)."""
     grace_seconds: float = 10.0
     """On SIGTERM/SIGINT, how long in-flight calls may take before they are cancelled."""
     log_level: str = "info"
@@ -60,7 +60,7 @@ class Settings:
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
     """Evaluator calls running at once per process; more are RESOURCE_EXHAUSTED at once.
-    0: three quarters of ``threads``. Must be below ``threads`` (``service.limits``)."""
+    0: three quarters of ``threads``. Must be below ``threads`` (``service.server.limits``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0

@@ -51,9 +51,7 @@ DEFAULT_TIMEOUT_S = 10.0
 CardsIn: TypeAlias = str | Sequence[str | int]
 """Cards as one string (``"5h 6h 7h"`` or ``"5h,6h,7h"``), texts, or card ids."""
 GameIn: TypeAlias = Game | str | int
-SeatIn: TypeAlias = (
-    "pb.Seat | tuple[str, CardsIn] | tuple[str, CardsIn, Declaration | str | None]"
-)
+SeatIn: TypeAlias = "pb.Seat | tuple[str, CardsIn] | tuple[str, CardsIn, Declaration | str | None]"
 OptionsIn: TypeAlias = "Options | pb.Options | None"
 BatchCardsIn: TypeAlias = (
     "bytes | npt.NDArray[np.uint8] | Sequence[Sequence[str | int]] | Sequence[str | int]"
@@ -128,9 +126,7 @@ def split_cards(text: str) -> list[str]:
 def _card_texts(cards: CardsIn) -> list[str]:
     if isinstance(cards, str):
         return split_cards(cards)
-    return [
-        card_text(c) if isinstance(c, int) and 0 <= c <= 53 else str(c) for c in cards
-    ]
+    return [card_text(c) if isinstance(c, int) and 0 <= c <= 53 else str(c) for c in cards]
 
 
 # --- requests ------------------------------------------------------------------------

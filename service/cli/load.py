@@ -1,4 +1,4 @@
-"""``handeval load``: its flags, the progress line and the closing table over ``service.load``.
+"""``handeval load``: its flags, the progress line and the closing table (``service.client.load``).
 
     handeval load --target 127.0.0.1:50051 --rpc batch --game tonk --batch-size 500 \\
         --concurrency 8 --duration 10 --json load.json
@@ -20,9 +20,9 @@ from pathlib import Path
 from typing import TextIO
 
 from evaluators.inputs import Game
-from service import render
-from service.client import parse_game
-from service.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
+from service.cli import render
+from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
+from service.client.typed_client import parse_game
 
 DEFAULT_DURATION_S = 10.0
 
@@ -70,18 +70,21 @@ def _seconds(text: str) -> float:
 
 def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--target", type=_targets, action="extend", default=[], required=True,
+        "--target",
+        type=_targets,
+        action="extend",
+        default=[],
+        required=True,
         metavar="HOST:PORT",
         help="server to load (repeat, or separate by commas: calls spread by round_robin)",
     )
     parser.add_argument(
-        "--rpc", choices=[r.value for r in Rpc], default=Rpc.EVALUATE.value,
-        help="evaluate (unary), stream (EvaluateStream) or batch (EvaluateBatch); "
-        "default evaluate",
+        "--rpc",
+        choices=[r.value for r in Rpc],
+        default=Rpc.EVALUATE.value,
+        help="evaluate (unary), stream (EvaluateStream) or batch (EvaluateBatch); default evaluate",
     )
-    parser.add_argument(
-        "--game", type=_game, default=Game.POKER_HIGH, help="default poker-high"
-    )
+    parser.add_argument("--game", type=_game, default=Game.POKER_HIGH, help="default poker-high")
     parser.add_argument(
         "--concurrency", type=_positive, default=8, help="calls in flight (threads); default 8"
     )
@@ -90,11 +93,14 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--requests", type=_positive, help="stop after this many requests")
     parser.add_argument(
-        "--duration", type=_seconds,
+        "--duration",
+        type=_seconds,
         help=f"stop after this many seconds (default {DEFAULT_DURATION_S:g} without --requests)",
     )
     parser.add_argument(
-        "--bad-share", type=_share, default=0.0,
+        "--bad-share",
+        type=_share,
+        default=0.0,
         help="share of requests (0-1) with a bad hand, to be refused INVALID_ARGUMENT",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the dealt hands")
@@ -102,7 +108,9 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
         "--timeout", type=_seconds, default=10.0, help="deadline per call, seconds (default 10)"
     )
     parser.add_argument(
-        "--channels", choices=["worker", "shared"], default="worker",
+        "--channels",
+        choices=["worker", "shared"],
+        default="worker",
         help="a channel per worker (default) or one shared by all",
     )
     parser.add_argument("--json", type=Path, metavar="PATH", help="also write the figures here")
@@ -176,8 +184,12 @@ def render_report(report: LoadReport) -> str:
         ("latency p90", _ms(latency.p90) + " ms"),
         ("latency p99", _ms(latency.p99) + " ms"),
         ("latency max", _ms(latency.max) + " ms"),
-        ("client CPU", f"{report.client_cpu_s / report.elapsed_s:.0%} of one core"
-         if report.elapsed_s else "-"),
+        (
+            "client CPU",
+            f"{report.client_cpu_s / report.elapsed_s:.0%} of one core"
+            if report.elapsed_s
+            else "-",
+        ),
     ]
     if spec.bad_share:
         rows.append(("bad sent", f"{report.bad_sent} (asked {spec.bad_share:.0%})"))

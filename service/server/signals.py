@@ -1,7 +1,7 @@
 """Stop and reload signals turned into lists the main loop polls.
 
-The handlers only record the signal: the server (``service.serve``) and the worker
-supervisor (``service.workers``) each poll their lists and act from their own loop, never
+The handlers only record the signal: the server (``service.server.serve``) and the worker
+supervisor (``service.server.workers``) each poll their lists and act from their own loop, never
 from inside a signal handler.
 """
 

@@ -129,4 +129,3 @@ def _pem(value: str | bytes | None) -> bytes | None:
     if value is None or isinstance(value, bytes):
         return value
     return Path(value).read_bytes()
-

@@ -29,8 +29,8 @@ from typing import TYPE_CHECKING, Any
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.handlers import behavior_of, rewrap
-from service.limits import EXEMPT_PREFIXES
+from service.server.handlers import behavior_of, rewrap
+from service.server.limits import EXEMPT_PREFIXES
 
 if TYPE_CHECKING:
     from wsgiref.simple_server import WSGIServer
@@ -220,7 +220,7 @@ def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:
 class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
     """Counts and times every call of our services; wrapped handlers are cached per method.
 
-    Health and reflection pass untouched (``service.limits.EXEMPT_PREFIXES``): the health
+    Health and reflection pass untouched (``service.server.limits.EXEMPT_PREFIXES``): the health
     servicer answers ``Watch`` without holding a thread, and wrapping it in a generator
     would pin one server thread per watching client (every channel with client-side
     health checking keeps one open) until the pool starves.

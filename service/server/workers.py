@@ -43,10 +43,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from wsgiref.simple_server import WSGIServer
 
-from service import metrics
-from service.config import Settings
-from service.logs import configure, log_event
-from service.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
+from service.server import metrics
+from service.server.config import Settings
+from service.server.logs import configure, log_event
+from service.server.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
 
 POLL_SECONDS = 0.1
 QUICK_DEATH_SECONDS = 1.0

@@ -32,7 +32,7 @@ from typing import Any
 import grpc
 
 from evaluators.registry import GAMES
-from service.handlers import behavior_of, rewrap
+from service.server.handlers import behavior_of, rewrap
 
 MAX_HAND_BYTES = max(rules.hand_max for rules in GAMES.values())
 """The widest hand of any game: one row of ``EvaluateBatchRequest.hands``."""

@@ -13,12 +13,12 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from grpc_reflection.v1alpha import reflection
 
-from service import metrics
-from service.config import Settings
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.limits import LimitsInterceptor, concurrency_bound, message_limits
-from service.servicer import HandEvaluatorServicer, method_handlers
-from service.tls import CertificateStore, server_store
+from service.server import metrics
+from service.server.config import Settings
+from service.server.limits import LimitsInterceptor, concurrency_bound, message_limits
+from service.server.servicer import HandEvaluatorServicer, method_handlers
+from service.server.tls import CertificateStore, server_store
 
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["HandEvaluator"].full_name
 HEALTH_NAMES = (health.OVERALL_HEALTH, SERVICE_NAME)
@@ -54,7 +54,7 @@ def mark_draining(servicer: health.HealthServicer) -> None:
 def channel_options(settings: Settings) -> list[tuple[str, int]]:
     """The server's channel arguments.
 
-    Message limits follow the batch limit (``service.limits.message_limits``). Keepalive:
+    Message limits follow the batch limit (``service.server.limits.message_limits``). Keepalive:
     the server pings a quiet connection every ``keepalive_seconds`` (idle ones too) and
     closes it when the ping goes unanswered, so a vanished client frees its streams;
     clients may ping every ``min_ping_interval_seconds`` (ours ping every 60 s), and one
@@ -87,7 +87,7 @@ def _ms(seconds: float) -> int:
 
 
 def limits_interceptor(settings: Settings) -> LimitsInterceptor:
-    """The concurrency bound and default deadline of ``settings`` (``service.limits``)."""
+    """The concurrency bound and default deadline of ``settings`` (``service.server.limits``)."""
     return LimitsInterceptor(
         concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
         settings.default_deadline_seconds,

@@ -15,7 +15,7 @@ time in gRPC, not in dealing or protobuf. ``bad_share`` of the requests carry a 
 INVALID_ARGUMENT, and the report says exactly how many were sent (``bad_sent``). In a
 batch one bad hand refuses the whole batch, so there it is the share of bad batches.
 
-Channels come from ``service.client`` (its retry service config, client-side health
+Channels come from ``service.client.typed_client`` (its retry service config, client-side health
 checking, round_robin), so several targets share the calls. By default each worker has a
 channel and a connection of its own (``channels="worker"``; a local subchannel pool keeps
 gRPC from sharing one connection between equal channels): more throughput here than one
@@ -41,7 +41,12 @@ import numpy as np
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
 from evaluators.inputs import Game
-from service.client import batch_request, channel_options, channel_target, evaluate_request
+from service.client.typed_client import (
+    batch_request,
+    channel_options,
+    channel_target,
+    evaluate_request,
+)
 from service.gen.handeval.v1 import handeval_pb2 as pb
 
 SERVICE = "/handeval.v1.HandEvaluator/"

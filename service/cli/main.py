@@ -2,8 +2,8 @@
 
 ``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
-same response message (the core's result goes through ``service.convert`` exactly as the
-server's does) and print it with ``service.render``, so their output is identical.
+same response message (the core's result goes through ``service.server.convert`` exactly as the
+server's does) and print it with ``service.cli.render``, so their output is identical.
 
 Exit codes: 0 done; 1 the server failed or could not be reached; 2 the input was refused
 (one ``handeval: field: problem`` line per violation on stderr), as argparse uses for usage.
@@ -25,8 +25,8 @@ from google.protobuf.message import Message
 
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Declaration, Game
-from service import render
-from service.client import (
+from service.cli import render
+from service.client.typed_client import (
     HandevalClient,
     HandevalError,
     evaluate_request,
@@ -42,6 +42,7 @@ EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_INVALID = 2
 
+
 class Answerer(Protocol):
     """Where answers come from: a server (``HandevalClient``) or the in-process core."""
 
@@ -54,14 +55,14 @@ class Answerer(Protocol):
 
 class InProcess:
     """The core behind the same request and response messages as the server: requests
-    are read and checked by ``service.convert``, scored by ``evaluators.scoring``, and
-    converted back by ``service.convert``; refusals become HandevalError(INVALID_ARGUMENT)
+    are read and checked by ``service.server.convert``, scored by ``evaluators.scoring``, and
+    converted back by ``service.server.convert``; refusals become HandevalError(INVALID_ARGUMENT)
     with the violations the server would send. The core is imported on first use, so a
     call to a server never loads it."""
 
     def send_evaluate(self, request: pb.EvaluateRequest) -> pb.Evaluation:
         from evaluators import scoring
-        from service import convert
+        from service.server import convert
 
         with _refusals():
             hand_request = convert.to_hand_request(request)
@@ -71,7 +72,7 @@ class InProcess:
 
     def send_showdown(self, request: pb.ShowdownRequest) -> pb.ShowdownResponse:
         from evaluators import scoring
-        from service import convert
+        from service.server import convert
 
         with _refusals():
             core_request = convert.to_showdown_request(request)
@@ -81,7 +82,7 @@ class InProcess:
 
     def list_games(self) -> pb.ListGamesResponse:
         from evaluators.registry import GAMES
-        from service import convert
+        from service.server import convert
 
         return convert.to_list_games(GAMES.values())
 
@@ -90,7 +91,7 @@ class InProcess:
 def _refusals() -> Iterator[None]:
     """The core's InvalidRequest as the HandevalError a server call would raise: through
     the same ``google.rpc.Status`` (same message, same first 10 violations, same clipping)."""
-    from service import convert
+    from service.server import convert
 
     try:
         yield
@@ -168,11 +169,18 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
         "--game", type=_game_arg, required=True, help="tonk, numbers, poker-high, ... (see games)"
     )
     parser.add_argument(
-        "--table", nargs="+", action="extend", default=[], metavar="CARD",
+        "--table",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="CARD",
         help="table cards in the order turned (after the hand, or comma-separated)",
     )
     parser.add_argument(
-        "--spread", action="append", default=[], metavar="CARDS",
+        "--spread",
+        action="append",
+        default=[],
+        metavar="CARDS",
         help='Tonk: a spread already on the table, e.g. "5h 6h 7h" (repeat for more)',
     )
     parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
@@ -193,18 +201,19 @@ def _print(message: Message, text: str, as_json: bool) -> None:
 
 
 def _run_serve(args: argparse.Namespace) -> int:
-    from service.serve import run_serve
+    from service.server.serve import run_serve
 
     code: int = run_serve(args)
     return code
 
 
 def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``handeval serve [--port ...]``: the server, with ``service.config``'s flags."""
-    from service.config import add_serve_arguments
+    """``handeval serve [--port ...]``: the server, with ``service.server.config``'s flags."""
+    from service.server.config import add_serve_arguments
 
     parser = subparsers.add_parser(
-        "serve", help="run the gRPC server",
+        "serve",
+        help="run the gRPC server",
         description="Serve handeval.v1.HandEvaluator over gRPC. Every flag has a HANDEVAL_* "
         "environment variable; the flag wins.",
     )
@@ -232,7 +241,8 @@ def _run_eval(args: argparse.Namespace) -> int:
 def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``handeval eval --game tonk 5h 6h 7h Kd 2c``: score one hand."""
     parser = subparsers.add_parser(
-        "eval", help="score one hand",
+        "eval",
+        help="score one hand",
         description="Score one hand, e.g. handeval eval --game tonk 5h 6h 7h Kd 2c",
     )
     parser.add_argument("hand", nargs="+", metavar="CARD", help="the hand: Ah 10d X1 ...")
@@ -243,9 +253,7 @@ def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _run_showdown(args: argparse.Namespace) -> int:
     declarations = dict(args.declaration)
-    seats = [
-        (player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat
-    ]
+    seats = [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
     request = showdown_request(
         args.game,
         seats,
@@ -267,18 +275,28 @@ def _run_showdown(args: argparse.Namespace) -> int:
 def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``handeval showdown --game numbers --table ... --seat alice:... --seat bob:...``."""
     parser = subparsers.add_parser(
-        "showdown", help="who wins what share of the pot",
+        "showdown",
+        help="who wins what share of the pot",
         description="Resolve a showdown, e.g. handeval showdown --game numbers "
         "--table 3c 9d Kh --seat alice:Ah,Kd,2c --seat bob:5s,5d,Qc",
     )
     _add_cards_options(parser)
     parser.add_argument(
-        "--seat", type=_player_arg, action="append", default=[], required=True,
-        metavar="PLAYER:CARDS", help="a seat: alice:Ah,Kd,2c (repeat for every player)",
+        "--seat",
+        type=_player_arg,
+        action="append",
+        default=[],
+        required=True,
+        metavar="PLAYER:CARDS",
+        help="a seat: alice:Ah,Kd,2c (repeat for every player)",
     )
     parser.add_argument(
-        "--declaration", type=_declaration_arg, action="append", default=[],
-        metavar="PLAYER:HIGH|LOW|BOTH", help="Flop-A: what a player declares",
+        "--declaration",
+        type=_declaration_arg,
+        action="append",
+        default=[],
+        metavar="PLAYER:HIGH|LOW|BOTH",
+        help="Flop-A: what a player declares",
     )
     parser.add_argument(
         "--ending", type=_ending_arg, help="Tonk: how the game ended (tonk, out, drop, stock-out)"
@@ -306,17 +324,18 @@ def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _run_load(args: argparse.Namespace) -> int:
-    from service.load_cli import run_load_command
+    from service.cli.load import run_load_command
 
     return run_load_command(args)
 
 
 def add_load(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``handeval load --target ... --rpc batch --duration 10``: a bounded load test."""
-    from service.load_cli import add_load_arguments
+    from service.cli.load import add_load_arguments
 
     parser = subparsers.add_parser(
-        "load", help="load-test servers: a bounded run, then throughput and latency",
+        "load",
+        help="load-test servers: a bounded run, then throughput and latency",
         description="Send valid random hands (and optionally a share of bad ones) to one or "
         "more servers for a bounded time or number of requests; print requests/s, hands/s, "
         "latency percentiles and counts by status code.",

@@ -6,7 +6,7 @@ SERVING, ``ready`` (with the port, which a caller that asked for port 0 reads fr
 signal ->
 ``draining`` (health NOT_SERVING, new calls refused, in-flight calls get ``grace_seconds``)
 -> ``stop``, exit 0. A bad setting exits 2 with one line on stderr; a failed start exits 1.
-With ``--workers`` above 1, ``service.workers`` runs this in each worker process.
+With ``--workers`` above 1, ``service.server.workers`` runs this in each worker process.
 """
 
 from __future__ import annotations
@@ -28,10 +28,8 @@ from evaluators.registry import GAMES, GameRules
 from evaluators.scoring import evaluate
 from evaluators.tables import table_info
 from evaluators.validation import read_hand
-from service import metrics
-from service.config import SettingError, Settings, add_serve_arguments
-from service.logs import configure, log_event
-from service.server import (
+from service.server import metrics
+from service.server.build import (
     BindError,
     build_health_server,
     build_server,
@@ -39,9 +37,11 @@ from service.server import (
     mark_serving,
     new_health,
 )
-from service.signals import catch_signals
-from service.tls import CertificateError, CertificateStore, server_store
-from service.workers import run_workers
+from service.server.config import SettingError, Settings, add_serve_arguments
+from service.server.logs import configure, log_event
+from service.server.signals import catch_signals
+from service.server.tls import CertificateError, CertificateStore, server_store
+from service.server.workers import run_workers
 
 _POLL_SECONDS = 0.1
 DRAIN_NOTICE_SECONDS = 0.1
@@ -124,8 +124,13 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     if health_server is not None:
         health_server.start()
     log_event(
-        "start", host=settings.host, port=port, pid=os.getpid(), version=_version(),
-        metrics_port=http and http.server_port, settings=vars(settings),
+        "start",
+        host=settings.host,
+        port=port,
+        pid=os.getpid(),
+        version=_version(),
+        metrics_port=http and http.server_port,
+        settings=vars(settings),
     )
     try:
         warm_seconds = warm_up()
@@ -159,7 +164,7 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
 
 
 def _reload(certificates: CertificateStore | None) -> None:
-    """SIGHUP: read the TLS files again (``service.tls``); a failure keeps the old ones."""
+    """SIGHUP: read the TLS files again (``service.server.tls``); a failure keeps the old ones."""
     if certificates is None:
         log_event("reload", message="SIGHUP: no TLS certificates to reload")
         return

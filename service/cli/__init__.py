@@ -1,0 +1,1 @@
+"""The command line: handeval serve | eval | showdown | games | load, and rendering for people."""

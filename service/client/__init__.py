@@ -1,0 +1,1 @@
+"""The client side: the typed client and the load generator (never imports server/)."""

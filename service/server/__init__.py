@@ -1,0 +1,1 @@
+"""The server side: wire <-> core, transport, limits, metrics and lifecycle."""
