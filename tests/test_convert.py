@@ -38,6 +38,8 @@ PROTO_ENUMS = {
     NotPokerCategory: (pb.NotPokerCategory, "NOT_POKER_CATEGORY_"),
     DealBonus: (pb.DealBonus, "DEAL_BONUS_"),
 }
+NOT_IN_THE_CORE_YET = {"GAME_TONK_SPADES", "TONK_ENDING_DEAL"}
+"""Proto values the contract promises and the core does not score yet (read as missing)."""
 
 
 def ids(text: str) -> tuple[int, ...]:
@@ -51,7 +53,8 @@ def test_every_enum_maps_by_name_onto_every_proto_value_but_unspecified(core: ty
     assert {proto.Name(v): m.name for m, v in mapping.to_proto.items()} == {
         prefix + m.name: m.name for m in core
     }
-    assert set(mapping.to_core) == set(proto.values()) - {0}
+    promised = {v for v in proto.values() if proto.Name(v) not in NOT_IN_THE_CORE_YET}
+    assert set(mapping.to_core) == promised - {0}
 
 
 def test_an_unspecified_or_unknown_game_reads_as_missing() -> None:

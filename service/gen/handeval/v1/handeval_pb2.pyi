@@ -20,6 +20,7 @@ class Game(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     GAME_POKER_HIGH: _ClassVar[Game]
     GAME_NOT_POKER: _ClassVar[Game]
     GAME_TONK: _ClassVar[Game]
+    GAME_TONK_SPADES: _ClassVar[Game]
 
 class PokerCategory(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -59,6 +60,7 @@ class TonkEnding(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     TONK_ENDING_OUT: _ClassVar[TonkEnding]
     TONK_ENDING_DROP: _ClassVar[TonkEnding]
     TONK_ENDING_STOCK_OUT: _ClassVar[TonkEnding]
+    TONK_ENDING_DEAL: _ClassVar[TonkEnding]
 
 class DealBonus(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
@@ -78,6 +80,7 @@ GAME_GROCERY_STORE_DOTS: Game
 GAME_POKER_HIGH: Game
 GAME_NOT_POKER: Game
 GAME_TONK: Game
+GAME_TONK_SPADES: Game
 POKER_CATEGORY_UNSPECIFIED: PokerCategory
 POKER_CATEGORY_HIGH_CARD: PokerCategory
 POKER_CATEGORY_ONE_PAIR: PokerCategory
@@ -105,6 +108,7 @@ TONK_ENDING_TONK: TonkEnding
 TONK_ENDING_OUT: TonkEnding
 TONK_ENDING_DROP: TonkEnding
 TONK_ENDING_STOCK_OUT: TonkEnding
+TONK_ENDING_DEAL: TonkEnding
 DEAL_BONUS_UNSPECIFIED: DealBonus
 DEAL_BONUS_NONE: DealBonus
 DEAL_BONUS_FIFTY: DealBonus
@@ -113,12 +117,16 @@ DEAL_BONUS_THIRTEEN_OR_LESS: DealBonus
 DEAL_BONUS_NINE_OR_LESS: DealBonus
 
 class Options(_message.Message):
-    __slots__ = ("ace_low", "hit_runs_only")
+    __slots__ = ("ace_low", "hit_runs_only", "texas", "six_card_tonk")
     ACE_LOW_FIELD_NUMBER: _ClassVar[int]
     HIT_RUNS_ONLY_FIELD_NUMBER: _ClassVar[int]
+    TEXAS_FIELD_NUMBER: _ClassVar[int]
+    SIX_CARD_TONK_FIELD_NUMBER: _ClassVar[int]
     ace_low: bool
     hit_runs_only: bool
-    def __init__(self, ace_low: _Optional[bool] = ..., hit_runs_only: _Optional[bool] = ...) -> None: ...
+    texas: bool
+    six_card_tonk: bool
+    def __init__(self, ace_low: _Optional[bool] = ..., hit_runs_only: _Optional[bool] = ..., texas: _Optional[bool] = ..., six_card_tonk: _Optional[bool] = ...) -> None: ...
 
 class Spread(_message.Message):
     __slots__ = ("cards",)
@@ -222,8 +230,14 @@ class TonkDetail(_message.Message):
     deal_bonus: DealBonus
     def __init__(self, points: _Optional[int] = ..., deadwood: _Optional[int] = ..., spreads: _Optional[_Iterable[_Union[Spread, _Mapping]]] = ..., hits: _Optional[_Iterable[_Union[Hit, _Mapping]]] = ..., deadwood_cards: _Optional[_Iterable[str]] = ..., tonk: _Optional[bool] = ..., deal_bonus: _Optional[_Union[DealBonus, str]] = ...) -> None: ...
 
+class SpadesDetail(_message.Message):
+    __slots__ = ("highest",)
+    HIGHEST_FIELD_NUMBER: _ClassVar[int]
+    highest: str
+    def __init__(self, highest: _Optional[str] = ...) -> None: ...
+
 class Evaluation(_message.Message):
-    __slots__ = ("request_id", "game", "strength", "low_strength", "instant_win", "out_after", "kept", "discarded", "description", "error", "points", "blackjack", "high_card", "dots", "poker", "not_poker", "tonk")
+    __slots__ = ("request_id", "game", "strength", "low_strength", "instant_win", "out_after", "kept", "discarded", "description", "error", "points", "blackjack", "high_card", "dots", "poker", "not_poker", "tonk", "spades")
     REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
@@ -241,6 +255,7 @@ class Evaluation(_message.Message):
     POKER_FIELD_NUMBER: _ClassVar[int]
     NOT_POKER_FIELD_NUMBER: _ClassVar[int]
     TONK_FIELD_NUMBER: _ClassVar[int]
+    SPADES_FIELD_NUMBER: _ClassVar[int]
     request_id: str
     game: Game
     strength: int
@@ -258,45 +273,64 @@ class Evaluation(_message.Message):
     poker: PokerDetail
     not_poker: NotPokerDetail
     tonk: TonkDetail
-    def __init__(self, request_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., strength: _Optional[int] = ..., low_strength: _Optional[int] = ..., instant_win: _Optional[bool] = ..., out_after: _Optional[int] = ..., kept: _Optional[_Iterable[str]] = ..., discarded: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., points: _Optional[_Union[PointsDetail, _Mapping]] = ..., blackjack: _Optional[_Union[BlackjackDetail, _Mapping]] = ..., high_card: _Optional[_Union[HighCardDetail, _Mapping]] = ..., dots: _Optional[_Union[DotsDetail, _Mapping]] = ..., poker: _Optional[_Union[PokerDetail, _Mapping]] = ..., not_poker: _Optional[_Union[NotPokerDetail, _Mapping]] = ..., tonk: _Optional[_Union[TonkDetail, _Mapping]] = ...) -> None: ...
+    spades: SpadesDetail
+    def __init__(self, request_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., strength: _Optional[int] = ..., low_strength: _Optional[int] = ..., instant_win: _Optional[bool] = ..., out_after: _Optional[int] = ..., kept: _Optional[_Iterable[str]] = ..., discarded: _Optional[_Iterable[str]] = ..., description: _Optional[str] = ..., error: _Optional[_Union[_status_pb2.Status, _Mapping]] = ..., points: _Optional[_Union[PointsDetail, _Mapping]] = ..., blackjack: _Optional[_Union[BlackjackDetail, _Mapping]] = ..., high_card: _Optional[_Union[HighCardDetail, _Mapping]] = ..., dots: _Optional[_Union[DotsDetail, _Mapping]] = ..., poker: _Optional[_Union[PokerDetail, _Mapping]] = ..., not_poker: _Optional[_Union[NotPokerDetail, _Mapping]] = ..., tonk: _Optional[_Union[TonkDetail, _Mapping]] = ..., spades: _Optional[_Union[SpadesDetail, _Mapping]] = ...) -> None: ...
 
 class EvaluateBatchRequest(_message.Message):
-    __slots__ = ("game", "hands", "hand_size", "tables", "table_size", "options")
+    __slots__ = ("game", "hands", "hand_size", "tables", "table_size", "options", "columns")
     GAME_FIELD_NUMBER: _ClassVar[int]
     HANDS_FIELD_NUMBER: _ClassVar[int]
     HAND_SIZE_FIELD_NUMBER: _ClassVar[int]
     TABLES_FIELD_NUMBER: _ClassVar[int]
     TABLE_SIZE_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     game: Game
     hands: bytes
     hand_size: int
     tables: bytes
     table_size: int
     options: Options
-    def __init__(self, game: _Optional[_Union[Game, str]] = ..., hands: _Optional[bytes] = ..., hand_size: _Optional[int] = ..., tables: _Optional[bytes] = ..., table_size: _Optional[int] = ..., options: _Optional[_Union[Options, _Mapping]] = ...) -> None: ...
+    columns: bool
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., hands: _Optional[bytes] = ..., hand_size: _Optional[int] = ..., tables: _Optional[bytes] = ..., table_size: _Optional[int] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., columns: _Optional[bool] = ...) -> None: ...
 
-class EvaluateBatchResponse(_message.Message):
+class BatchColumns(_message.Message):
     __slots__ = ("strength", "low_strength", "value", "instant_win")
     STRENGTH_FIELD_NUMBER: _ClassVar[int]
     LOW_STRENGTH_FIELD_NUMBER: _ClassVar[int]
     VALUE_FIELD_NUMBER: _ClassVar[int]
     INSTANT_WIN_FIELD_NUMBER: _ClassVar[int]
+    strength: bytes
+    low_strength: bytes
+    value: bytes
+    instant_win: bytes
+    def __init__(self, strength: _Optional[bytes] = ..., low_strength: _Optional[bytes] = ..., value: _Optional[bytes] = ..., instant_win: _Optional[bytes] = ...) -> None: ...
+
+class EvaluateBatchResponse(_message.Message):
+    __slots__ = ("strength", "low_strength", "value", "instant_win", "columns")
+    STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    LOW_STRENGTH_FIELD_NUMBER: _ClassVar[int]
+    VALUE_FIELD_NUMBER: _ClassVar[int]
+    INSTANT_WIN_FIELD_NUMBER: _ClassVar[int]
+    COLUMNS_FIELD_NUMBER: _ClassVar[int]
     strength: _containers.RepeatedScalarFieldContainer[int]
     low_strength: _containers.RepeatedScalarFieldContainer[int]
     value: _containers.RepeatedScalarFieldContainer[int]
     instant_win: _containers.RepeatedScalarFieldContainer[bool]
-    def __init__(self, strength: _Optional[_Iterable[int]] = ..., low_strength: _Optional[_Iterable[int]] = ..., value: _Optional[_Iterable[int]] = ..., instant_win: _Optional[_Iterable[bool]] = ...) -> None: ...
+    columns: BatchColumns
+    def __init__(self, strength: _Optional[_Iterable[int]] = ..., low_strength: _Optional[_Iterable[int]] = ..., value: _Optional[_Iterable[int]] = ..., instant_win: _Optional[_Iterable[bool]] = ..., columns: _Optional[_Union[BatchColumns, _Mapping]] = ...) -> None: ...
 
 class Seat(_message.Message):
-    __slots__ = ("player", "hand", "declaration")
+    __slots__ = ("player", "hand", "declaration", "unknown")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     HAND_FIELD_NUMBER: _ClassVar[int]
     DECLARATION_FIELD_NUMBER: _ClassVar[int]
+    UNKNOWN_FIELD_NUMBER: _ClassVar[int]
     player: str
     hand: _containers.RepeatedScalarFieldContainer[str]
     declaration: Declaration
-    def __init__(self, player: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., declaration: _Optional[_Union[Declaration, str]] = ...) -> None: ...
+    unknown: int
+    def __init__(self, player: _Optional[str] = ..., hand: _Optional[_Iterable[str]] = ..., declaration: _Optional[_Union[Declaration, str]] = ..., unknown: _Optional[int] = ...) -> None: ...
 
 class ShowdownRequest(_message.Message):
     __slots__ = ("game", "seats", "table", "table_spreads", "options", "ending", "ender", "request_id")
@@ -362,12 +396,72 @@ class ShowdownResponse(_message.Message):
     request_id: str
     def __init__(self, results: _Optional[_Iterable[_Union[SeatResult, _Mapping]]] = ..., awards: _Optional[_Iterable[_Union[Award, _Mapping]]] = ..., redeal: _Optional[bool] = ..., payouts: _Optional[_Iterable[_Union[Payout, _Mapping]]] = ..., explanation: _Optional[str] = ..., request_id: _Optional[str] = ...) -> None: ...
 
+class OddsRequest(_message.Message):
+    __slots__ = ("game", "seats", "table", "dead", "options", "samples", "seed", "request_id")
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    TABLE_FIELD_NUMBER: _ClassVar[int]
+    DEAD_FIELD_NUMBER: _ClassVar[int]
+    OPTIONS_FIELD_NUMBER: _ClassVar[int]
+    SAMPLES_FIELD_NUMBER: _ClassVar[int]
+    SEED_FIELD_NUMBER: _ClassVar[int]
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    game: Game
+    seats: _containers.RepeatedCompositeFieldContainer[Seat]
+    table: _containers.RepeatedScalarFieldContainer[str]
+    dead: _containers.RepeatedScalarFieldContainer[str]
+    options: Options
+    samples: int
+    seed: int
+    request_id: str
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[Seat, _Mapping]]] = ..., table: _Optional[_Iterable[str]] = ..., dead: _Optional[_Iterable[str]] = ..., options: _Optional[_Union[Options, _Mapping]] = ..., samples: _Optional[int] = ..., seed: _Optional[int] = ..., request_id: _Optional[str] = ...) -> None: ...
+
+class SeatOdds(_message.Message):
+    __slots__ = ("player", "share", "pots", "instant_win")
+    PLAYER_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    POTS_FIELD_NUMBER: _ClassVar[int]
+    INSTANT_WIN_FIELD_NUMBER: _ClassVar[int]
+    player: str
+    share: float
+    pots: _containers.RepeatedCompositeFieldContainer[PotOdds]
+    instant_win: float
+    def __init__(self, player: _Optional[str] = ..., share: _Optional[float] = ..., pots: _Optional[_Iterable[_Union[PotOdds, _Mapping]]] = ..., instant_win: _Optional[float] = ...) -> None: ...
+
+class PotOdds(_message.Message):
+    __slots__ = ("pot", "win", "share")
+    POT_FIELD_NUMBER: _ClassVar[int]
+    WIN_FIELD_NUMBER: _ClassVar[int]
+    SHARE_FIELD_NUMBER: _ClassVar[int]
+    pot: str
+    win: float
+    share: float
+    def __init__(self, pot: _Optional[str] = ..., win: _Optional[float] = ..., share: _Optional[float] = ...) -> None: ...
+
+class OddsResponse(_message.Message):
+    __slots__ = ("request_id", "game", "seats", "redeal", "exact", "runouts", "standard_error")
+    REQUEST_ID_FIELD_NUMBER: _ClassVar[int]
+    GAME_FIELD_NUMBER: _ClassVar[int]
+    SEATS_FIELD_NUMBER: _ClassVar[int]
+    REDEAL_FIELD_NUMBER: _ClassVar[int]
+    EXACT_FIELD_NUMBER: _ClassVar[int]
+    RUNOUTS_FIELD_NUMBER: _ClassVar[int]
+    STANDARD_ERROR_FIELD_NUMBER: _ClassVar[int]
+    request_id: str
+    game: Game
+    seats: _containers.RepeatedCompositeFieldContainer[SeatOdds]
+    redeal: float
+    exact: bool
+    runouts: int
+    standard_error: float
+    def __init__(self, request_id: _Optional[str] = ..., game: _Optional[_Union[Game, str]] = ..., seats: _Optional[_Iterable[_Union[SeatOdds, _Mapping]]] = ..., redeal: _Optional[float] = ..., exact: _Optional[bool] = ..., runouts: _Optional[int] = ..., standard_error: _Optional[float] = ...) -> None: ...
+
 class ListGamesRequest(_message.Message):
     __slots__ = ()
     def __init__(self) -> None: ...
 
 class GameInfo(_message.Message):
-    __slots__ = ("game", "name", "number", "hand_min", "hand_max", "table_min", "table_max", "jokers", "pots", "options", "summary")
+    __slots__ = ("game", "name", "number", "hand_min", "hand_max", "table_min", "table_max", "jokers", "pots", "options", "summary", "odds")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NAME_FIELD_NUMBER: _ClassVar[int]
     NUMBER_FIELD_NUMBER: _ClassVar[int]
@@ -379,6 +473,7 @@ class GameInfo(_message.Message):
     POTS_FIELD_NUMBER: _ClassVar[int]
     OPTIONS_FIELD_NUMBER: _ClassVar[int]
     SUMMARY_FIELD_NUMBER: _ClassVar[int]
+    ODDS_FIELD_NUMBER: _ClassVar[int]
     game: Game
     name: str
     number: int
@@ -390,7 +485,8 @@ class GameInfo(_message.Message):
     pots: _containers.RepeatedScalarFieldContainer[str]
     options: _containers.RepeatedScalarFieldContainer[str]
     summary: str
-    def __init__(self, game: _Optional[_Union[Game, str]] = ..., name: _Optional[str] = ..., number: _Optional[int] = ..., hand_min: _Optional[int] = ..., hand_max: _Optional[int] = ..., table_min: _Optional[int] = ..., table_max: _Optional[int] = ..., jokers: _Optional[bool] = ..., pots: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ...) -> None: ...
+    odds: bool
+    def __init__(self, game: _Optional[_Union[Game, str]] = ..., name: _Optional[str] = ..., number: _Optional[int] = ..., hand_min: _Optional[int] = ..., hand_max: _Optional[int] = ..., table_min: _Optional[int] = ..., table_max: _Optional[int] = ..., jokers: _Optional[bool] = ..., pots: _Optional[_Iterable[str]] = ..., options: _Optional[_Iterable[str]] = ..., summary: _Optional[str] = ..., odds: _Optional[bool] = ...) -> None: ...
 
 class ListGamesResponse(_message.Message):
     __slots__ = ("games",)

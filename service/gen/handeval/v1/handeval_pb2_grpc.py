@@ -60,6 +60,11 @@ class HandEvaluatorStub:
                 request_serializer=handeval_dot_v1_dot_handeval__pb2.ListGamesRequest.SerializeToString,
                 response_deserializer=handeval_dot_v1_dot_handeval__pb2.ListGamesResponse.FromString,
                 _registered_method=True)
+        self.Odds = channel.unary_unary(
+                '/handeval.v1.HandEvaluator/Odds',
+                request_serializer=handeval_dot_v1_dot_handeval__pb2.OddsRequest.SerializeToString,
+                response_deserializer=handeval_dot_v1_dot_handeval__pb2.OddsResponse.FromString,
+                _registered_method=True)
 
 
 class HandEvaluatorServicer:
@@ -103,6 +108,15 @@ class HandEvaluatorServicer:
         context.set_details('Method not implemented!')
         raise NotImplementedError('Method not implemented!')
 
+    def Odds(self, request, context):
+        """Each seat's chances in a showdown whose cards are still to come (RULES.md "Odds"):
+        enumerated exactly when the server's limit allows, else sampled with the request's
+        seed. Games without chance (NotPoker, Tonk, Tonk spades) are INVALID_ARGUMENT.
+        """
+        context.set_code(grpc.StatusCode.UNIMPLEMENTED)
+        context.set_details('Method not implemented!')
+        raise NotImplementedError('Method not implemented!')
+
 
 def add_HandEvaluatorServicer_to_server(servicer, server):
     rpc_method_handlers = {
@@ -130,6 +144,11 @@ def add_HandEvaluatorServicer_to_server(servicer, server):
                     servicer.ListGames,
                     request_deserializer=handeval_dot_v1_dot_handeval__pb2.ListGamesRequest.FromString,
                     response_serializer=handeval_dot_v1_dot_handeval__pb2.ListGamesResponse.SerializeToString,
+            ),
+            'Odds': grpc.unary_unary_rpc_method_handler(
+                    servicer.Odds,
+                    request_deserializer=handeval_dot_v1_dot_handeval__pb2.OddsRequest.FromString,
+                    response_serializer=handeval_dot_v1_dot_handeval__pb2.OddsResponse.SerializeToString,
             ),
     }
     generic_handler = grpc.method_handlers_generic_handler(
@@ -268,6 +287,33 @@ class HandEvaluator:
             '/handeval.v1.HandEvaluator/ListGames',
             handeval_dot_v1_dot_handeval__pb2.ListGamesRequest.SerializeToString,
             handeval_dot_v1_dot_handeval__pb2.ListGamesResponse.FromString,
+            options,
+            channel_credentials,
+            insecure,
+            call_credentials,
+            compression,
+            wait_for_ready,
+            timeout,
+            metadata,
+            _registered_method=True)
+
+    @staticmethod
+    def Odds(request,
+            target,
+            options=(),
+            channel_credentials=None,
+            call_credentials=None,
+            insecure=False,
+            compression=None,
+            wait_for_ready=None,
+            timeout=None,
+            metadata=None):
+        return grpc.experimental.unary_unary(
+            request,
+            target,
+            '/handeval.v1.HandEvaluator/Odds',
+            handeval_dot_v1_dot_handeval__pb2.OddsRequest.SerializeToString,
+            handeval_dot_v1_dot_handeval__pb2.OddsResponse.FromString,
             options,
             channel_credentials,
             insecure,
