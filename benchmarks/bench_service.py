@@ -43,7 +43,7 @@ class BenchServicer(bench_grpc.BenchServicer):
 
 def add_bench_servicer(server: grpc.Server) -> None:
     """Register ``Bench`` on a server that has not been started yet."""
-    bench_grpc.add_BenchServicer_to_server(BenchServicer(), server)  # type: ignore[no-untyped-call]
+    bench_grpc.add_BenchServicer_to_server(BenchServicer(), server)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -179,7 +179,7 @@ def stream_messages(
             index += 1
 
     def worker(position: int, channel: grpc.Channel) -> None:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         for _ in stub.EvaluateStream(feed()):
             now = time.perf_counter()
             if start <= now <= stop:
@@ -244,12 +244,12 @@ def run_grpc(
         noop_request = bench_pb.NoopRequest()
 
         def evaluate_call(channel: grpc.Channel) -> Call:
-            method = pb_grpc.HandEvaluatorStub(channel).Evaluate  # type: ignore[no-untyped-call]
+            method = pb_grpc.HandEvaluatorStub(channel).Evaluate
             index = iter(range(1 << 62))
             return lambda: method(requests[next(index) % len(requests)])
 
         def noop_call(channel: grpc.Channel) -> Call:
-            method = bench_grpc.BenchStub(channel).Noop  # type: ignore[no-untyped-call]
+            method = bench_grpc.BenchStub(channel).Noop
             return lambda: method(noop_request)
 
         def median(measure: Callable[[], Measured]) -> Measured:
@@ -290,11 +290,11 @@ def run_grpc(
             echo_request = bench_pb.EchoRequest(payload=payload)
 
             def batch_call(channel: grpc.Channel, request: Any = batch_request) -> Call:
-                method = pb_grpc.HandEvaluatorStub(channel).EvaluateBatch  # type: ignore[no-untyped-call]
+                method = pb_grpc.HandEvaluatorStub(channel).EvaluateBatch
                 return lambda: method(request)
 
             def echo_call(channel: grpc.Channel, request: Any = echo_request) -> Call:
-                method = bench_grpc.BenchStub(channel).Echo  # type: ignore[no-untyped-call]
+                method = bench_grpc.BenchStub(channel).Echo
                 return lambda: method(request)
 
             pair: list[tuple[str, Callable[[grpc.Channel], Call]]] = [

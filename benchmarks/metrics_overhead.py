@@ -78,7 +78,7 @@ def client(target: str, threads: int, start: Event, seconds: float, out: Any) ->
         game=pb.GAME_POKER_HIGH, hand=["Ah", "Kd"], table=["7c", "8d", "2s", "Jh", "3c"]
     )
     channels = [grpc.insecure_channel(target) for _ in range(threads)]
-    stubs = [pb_grpc.HandEvaluatorStub(c) for c in channels]  # type: ignore[no-untyped-call]
+    stubs = [pb_grpc.HandEvaluatorStub(c) for c in channels]
     for stub in stubs:
         stub.Evaluate(request, timeout=10)
     counts = [0] * threads

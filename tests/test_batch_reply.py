@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from evaluators.results import BatchResult
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import batch_reply, convert
+from service.server import batch_reply
 
 U64 = st.integers(0, 2**64 - 1)
 I64 = st.integers(-(2**63), 2**63 - 1)
@@ -27,8 +27,12 @@ def result_of(
 
 
 def protobufs_bytes(result: BatchResult) -> bytes:
-    serialised: bytes = convert.to_batch_response(result).SerializeToString()
-    return serialised
+    return pb.EvaluateBatchResponse(
+        strength=result.strength.tolist(),
+        low_strength=result.low_strength.tolist(),
+        value=result.value.tolist(),
+        instant_win=result.instant_win.tolist(),
+    ).SerializeToString()
 
 
 @settings(max_examples=200, deadline=None)

@@ -191,12 +191,8 @@ def test_clients_that_read_slowly_or_never_bound_memory_and_leave_others_unaffec
         lazy_channel = grpc.insecure_channel(server.target)
         slow_channel = grpc.insecure_channel(server.target)
         sent_never, sent_slow = [0], [0]
-        never = pb_grpc.HandEvaluatorStub(lazy_channel).EvaluateStream(  # type: ignore[no-untyped-call]
-            _endless(sent_never)
-        )
-        slow = pb_grpc.HandEvaluatorStub(slow_channel).EvaluateStream(  # type: ignore[no-untyped-call]
-            _endless(sent_slow)
-        )
+        never = pb_grpc.HandEvaluatorStub(lazy_channel).EvaluateStream(_endless(sent_never))
+        slow = pb_grpc.HandEvaluatorStub(slow_channel).EvaluateStream(_endless(sent_slow))
         read_slowly = 0
         polite_calls, rss_peak = 0, rss_before
         ended = time.monotonic() + 4

@@ -99,7 +99,7 @@ def test_calls_over_the_bound_are_refused_at_once_and_probes_still_answer(
 ) -> None:
     server = launch_server("--threads", "6", "--max-concurrent-rpcs", "2")
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         for _ in range(2):
             streams.append(OpenStream(stub))
             assert streams[-1].send().strength > 0
@@ -131,7 +131,7 @@ def test_a_call_without_a_deadline_gets_the_default_one(
 ) -> None:
     server = launch_server("--default-deadline-seconds", "0.5")
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         bare, own = OpenStream(stub), OpenStream(stub, timeout=30)
         streams += [bare, own]
         assert bare.send().strength > 0 and own.send().strength > 0
@@ -174,7 +174,7 @@ def test_a_client_pinging_faster_than_permitted_is_sent_away(
         ("grpc.http2.min_time_between_pings_ms", 10),
     ]
     with grpc.insecure_channel(server.target, options=options) as channel:
-        stream = OpenStream(pb_grpc.HandEvaluatorStub(channel))  # type: ignore[no-untyped-call]
+        stream = OpenStream(pb_grpc.HandEvaluatorStub(channel))
         streams.append(stream)
         assert stream.send().strength > 0
         ended = time.monotonic() + 15

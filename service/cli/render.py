@@ -56,7 +56,7 @@ def enum_text(enum: object, value: int, prefix: str) -> str:
     return name.removeprefix(prefix).replace("_", " ").lower()
 
 
-def game_slug(game: int) -> str:
+def game_slug(game: pb.Game.ValueType) -> str:
     """``GAME_POKER_HIGH`` -> ``poker-high``, the name the CLI's ``--game`` takes."""
     name: str = pb.Game.Name(game)
     return name.removeprefix("GAME_").replace("_", "-").lower()

@@ -79,7 +79,7 @@ def parse_game(value: GameIn) -> Game:
     if isinstance(value, Game):
         return value
     if isinstance(value, int):
-        name = pb.Game.Name(value) if value in pb.Game.values() else ""
+        name = pb.Game.Name(pb.Game.ValueType(value)) if value in pb.Game.values() else ""
         if name.startswith("GAME_") and name != "GAME_UNSPECIFIED":
             return Game[name.removeprefix("GAME_")]
         raise ValueError(f"{value} is not a game number")
@@ -132,9 +132,9 @@ def _card_texts(cards: CardsIn) -> list[str]:
 # --- requests ------------------------------------------------------------------------
 
 
-def game_proto(game: GameIn) -> pb.Game:
+def game_proto(game: GameIn) -> pb.Game.ValueType:
     """The wire enum of a game given in any form ``parse_game`` reads."""
-    value: pb.Game = pb.Game.Value("GAME_" + parse_game(game).name)
+    value: pb.Game.ValueType = pb.Game.Value("GAME_" + parse_game(game).name)
     return value
 
 
@@ -474,7 +474,7 @@ class HandevalClient:
             self._channel = grpc.insecure_channel(self.target, options=options)
         else:
             self._channel = grpc.secure_channel(self.target, credentials, options=options)
-        self._stub = pb_grpc.HandEvaluatorStub(self._channel)  # type: ignore[no-untyped-call]
+        self._stub = pb_grpc.HandEvaluatorStub(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
 
     def __enter__(self) -> HandevalClient:

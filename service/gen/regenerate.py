@@ -5,12 +5,16 @@ committed code is stale. The code is committed (not generated at install) so an 
 needs no build step, the wheel is plain Python, and reviewers see API changes in diffs.
 grpc_tools writes absolute imports (``from handeval.v1 import ...``); they are rewritten to
 live under ``service.gen`` so the generated package cannot clash with anything on sys.path.
+The ``.pyi`` stubs come from mypy-protobuf (pinned in the ``test`` extra, like grpcio-tools
+in the dependencies: its output is committed) rather than protoc's own ``--pyi_out``: they
+type the gRPC stubs and servicer too, and each field carries the proto's doc comment.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import sysconfig
 import tempfile
 from importlib import resources
 from pathlib import Path
@@ -33,10 +37,21 @@ def _include_dirs() -> list[str]:
     return [str(PROTOS), str(resources.files("grpc_tools") / "_proto"), str(googleapis)]
 
 
+def _plugin(name: str) -> str:
+    """``name=path`` of a mypy-protobuf plugin installed beside this Python, which need not
+    be on PATH (a test run as ``.venv/bin/python`` without the venv activated)."""
+    path = Path(sysconfig.get_path("scripts")) / name
+    if not path.is_file():
+        raise RuntimeError(f"{path} is missing: install the test extra (mypy-protobuf)")
+    return f"{name}={path}"
+
+
 def generate(out_dir: Path) -> dict[str, str]:
     """Generate into ``out_dir`` and return {relative path: text} of every generated file."""
     args = ["protoc", *(f"-I{d}" for d in _include_dirs())]
-    args += [f"--python_out={out_dir}", f"--grpc_python_out={out_dir}", f"--pyi_out={out_dir}"]
+    args += [f"--python_out={out_dir}", f"--grpc_python_out={out_dir}"]
+    args += [f"--plugin={_plugin(name)}" for name in ("protoc-gen-mypy", "protoc-gen-mypy_grpc")]
+    args += [f"--mypy_out=quiet:{out_dir}", f"--mypy_grpc_out=quiet:{out_dir}"]
     if protoc.main([*args, *PROTO_FILES]) != 0:
         raise RuntimeError("protoc failed")
     files: dict[str, str] = {}

@@ -3,8 +3,8 @@
 A batch reply is four packed repeated fields of up to millions of numbers. Building the
 message from Python lists costs ~130 ns a number (``tolist`` plus protobuf's copy) and
 serialising it again later; encoding the varints in numpy costs a few ns a number. The
-bytes equal ``to_batch_response(result).SerializeToString()`` (a test holds them so), and
-the servicer hands them to grpc as the reply, already serialised.
+bytes equal protobuf's serialisation of that message (a test holds them so), and the
+servicer hands them to grpc as the reply, already serialised.
 
 Wire format (proto3, packed): per non-empty field, its tag byte, the payload length as a
 varint, then one varint per value (``uint64``: the value; ``sint64``: zigzag; ``bool``:

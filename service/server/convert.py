@@ -20,7 +20,6 @@ from evaluators.cards import Violation, card_text
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.registry import GameRules
 from evaluators.results import (
-    BatchResult,
     BlackjackDetail,
     DealBonus,
     Detail,
@@ -81,8 +80,8 @@ def to_game(value: int) -> Game | None:
     return _core(_GAME, value, Game)
 
 
-def game_value(game: Game) -> pb.Game:
-    value: pb.Game = _GAME.to_proto[game]
+def game_value(game: Game) -> pb.Game.ValueType:
+    value: pb.Game.ValueType = _GAME.to_proto[game]
     return value
 
 
@@ -190,7 +189,9 @@ def _detail_field(detail: Detail) -> tuple[str, Message]:
     return field, convert(detail)
 
 
-def to_evaluation(evaluation: Evaluation, game: pb.Game, request_id: str = "") -> pb.Evaluation:
+def to_evaluation(
+    evaluation: Evaluation, game: pb.Game.ValueType, request_id: str = ""
+) -> pb.Evaluation:
     """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them."""
     field, detail = _detail_field(evaluation.detail)
     reply = pb.Evaluation(
@@ -201,8 +202,8 @@ def to_evaluation(evaluation: Evaluation, game: pb.Game, request_id: str = "") -
         instant_win=evaluation.instant_win,
         out_after=evaluation.out_after,
         description=evaluation.description,
-        **{field: detail},
     )
+    getattr(reply, field).CopyFrom(detail)
     if evaluation.kept:
         reply.kept.extend(_cards(evaluation.kept))
     if evaluation.discarded:
@@ -211,7 +212,7 @@ def to_evaluation(evaluation: Evaluation, game: pb.Game, request_id: str = "") -
 
 
 def to_showdown_response(
-    outcome: ShowdownOutcome, game: pb.Game, request_id: str = ""
+    outcome: ShowdownOutcome, game: pb.Game.ValueType, request_id: str = ""
 ) -> pb.ShowdownResponse:
     return pb.ShowdownResponse(
         results=[
@@ -231,15 +232,6 @@ def to_showdown_response(
         payouts=[pb.Payout(player=p.player, stakes=p.stakes) for p in outcome.payouts],
         explanation=outcome.explanation,
         request_id=request_id,
-    )
-
-
-def to_batch_response(result: BatchResult) -> pb.EvaluateBatchResponse:
-    return pb.EvaluateBatchResponse(
-        strength=result.strength.tolist(),
-        low_strength=result.low_strength.tolist(),
-        value=result.value.tolist(),
-        instant_win=result.instant_win.tolist(),
     )
 
 

@@ -30,7 +30,6 @@ from evaluators.cards import InvalidRequest
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server import batch_reply, convert, metrics
 from service.server.handlers import make_handler
 from service.server.logs import log_event
@@ -84,8 +83,12 @@ def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethod
     return handlers
 
 
-class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
+class HandEvaluatorServicer:
     """Stateless apart from its limits; safe to call from many threads at once.
+
+    Not a subclass of the generated servicer: ``method_handlers`` registers its methods from
+    the proto, so a missing one fails at start-up instead of answering UNIMPLEMENTED, and
+    ``EvaluateBatch`` may reply with bytes already serialised.
 
     Each request arrives as its message or, when its bytes are not one, ``Unreadable``.
     """
