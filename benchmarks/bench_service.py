@@ -5,14 +5,14 @@ cheapest unary call the same server can answer, ``Echo`` returns the bytes it go
 transport's cost for an EvaluateBatch payload). Never registered by ``handeval serve``.
 
 Run ``python -m benchmarks.bench_service [serve flags]``: the real server from
-``service.server.build.build_server`` plus this service, tables warmed, health SERVING; it prints
-one JSON line ``{"event": "ready", "port": N}`` on stdout and serves until SIGTERM/SIGINT.
+``service.server.build.build_server`` plus this service, tables warmed, health SERVING; it logs
+``ready`` with its port as ``handeval serve`` does (so ``benchmarks.launcher`` starts either)
+and serves until SIGTERM/SIGINT.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import signal
 import sys
 import threading
@@ -24,6 +24,7 @@ from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 from service.server.build import build_server, mark_serving, new_health
 from service.server.config import Settings, add_serve_arguments
+from service.server.logs import configure, log_event
 from service.server.serve import warm_up
 
 
@@ -53,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     add_serve_arguments(parser)
     settings = Settings.from_args(parser.parse_args(argv))
+    configure(settings.log_level)
     stop = threading.Event()
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -66,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     server.start()
     warm_up()
     mark_serving(health)
-    print(json.dumps({"event": "ready", "port": port}), flush=True)
+    log_event("ready", port=port)
     while not stop.wait(0.1):
         pass
     server.stop(1.0).wait()

@@ -14,30 +14,24 @@ to ``Echo`` of the same bytes; latency p50/p99 of the unary calls; and the start
 
 from __future__ import annotations
 
-import json
-import os
-import socket
-import subprocess
 import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import grpc
 import numpy as np
-from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from benchmarks.hands import Deal
+from benchmarks.launcher import ServerProcess, start_server
 from evaluators.cards import card_text
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-ROOT = Path(__file__).resolve().parents[1]
 MAX_MESSAGE = 64 * 1024 * 1024
 START_TIMEOUT = 60.0
 
@@ -60,55 +54,15 @@ class Measured:
         return float(np.percentile(np.asarray(self.latencies), q) * 1e3)
 
 
-def child_env() -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDEVAL_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    env["PYTHONUNBUFFERED"] = "1"
-    return env
-
-
-class BenchServer:
+def bench_server(threads: int = 32) -> ServerProcess:
     """``python -m benchmarks.bench_service`` on 127.0.0.1, any free port; stop() ends it."""
-
-    def __init__(self, threads: int = 32) -> None:
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "benchmarks.bench_service",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                "0",
-                "--metrics-port",
-                "0",
-                "--threads",
-                str(threads),
-                "--max-message-bytes",
-                str(MAX_MESSAGE),
-                "--log-level",
-                "warning",
-            ],
-            cwd=ROOT,
-            env=child_env(),
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        assert self.process.stdout is not None
-        line = self.process.stdout.readline()
-        if not line:
-            raise RuntimeError(f"the bench server exited with {self.process.wait()}")
-        self.port = int(json.loads(line)["port"])
-        self.target = f"127.0.0.1:{self.port}"
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+    return start_server(
+        "--threads",
+        str(threads),
+        "--max-message-bytes",
+        str(MAX_MESSAGE),
+        command=(sys.executable, "-m", "benchmarks.bench_service"),
+    )
 
 
 def new_channel(target: str) -> grpc.Channel:
@@ -214,16 +168,6 @@ class GrpcResult:
     p99_ms: float | None = None
     note: str = ""
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "rate": self.rate,
-            "unit": self.unit,
-            "p50_ms": self.p50_ms,
-            "p99_ms": self.p99_ms,
-            "note": self.note,
-        }
-
 
 def run_grpc(
     deal: Deal,
@@ -234,7 +178,7 @@ def run_grpc(
     progress: Callable[[str], None],
 ) -> list[GrpcResult]:
     """Every gRPC figure against one fresh bench server; each the median of ``repeats``."""
-    server = BenchServer()
+    server = bench_server()
     results: list[GrpcResult] = []
     try:
         channels = [new_channel(server.target) for _ in range(threads)]
@@ -323,63 +267,11 @@ def run_grpc(
     return results
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
 def startup_seconds() -> float:
-    """Seconds from spawning ``python -m service serve`` to health answering SERVING."""
-    port = _free_port()
+    """Seconds from spawning ``python -m service serve`` to its ``ready`` line and health
+    answering SERVING."""
     started = time.perf_counter()
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "service",
-            "serve",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--metrics-port",
-            "0",
-            "--log-level",
-            "warning",
-        ],
-        cwd=ROOT,
-        env=child_env(),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    channel = grpc.insecure_channel(
-        f"127.0.0.1:{port}",
-        options=[
-            ("grpc.initial_reconnect_backoff_ms", 5),
-            ("grpc.max_reconnect_backoff_ms", 10),
-            ("grpc.min_reconnect_backoff_ms", 5),
-        ],
-    )
-    stub = health_pb2_grpc.HealthStub(channel)
-    try:
-        while time.perf_counter() - started < START_TIMEOUT:
-            if process.poll() is not None:
-                raise RuntimeError(f"python -m service exited with {process.returncode}")
-            try:
-                reply = stub.Check(health_pb2.HealthCheckRequest(service=""), timeout=0.25)
-                if reply.status == health_pb2.HealthCheckResponse.SERVING:
-                    return time.perf_counter() - started
-            except grpc.RpcError:
-                pass
-            time.sleep(0.005)
-        raise RuntimeError("python -m service did not report SERVING in time")
-    finally:
-        channel.close()
-        process.terminate()
-        try:
-            process.wait(10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+    server = start_server()
+    seconds = time.perf_counter() - started
+    server.stop()
+    return seconds

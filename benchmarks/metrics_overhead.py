@@ -20,11 +20,9 @@ Run: ``.venv/bin/python -m benchmarks.metrics_overhead [--rounds 5] [--seconds 3
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -32,39 +30,14 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[1]
+from benchmarks.launcher import start_server
+
 SERVERS = {
-    "metrics on, 1 worker": ("--workers", "1", "--metrics"),
-    "metrics off, 1 worker": ("--workers", "1", "--no-metrics"),
-    "metrics on, 2 workers": ("--workers", "2", "--metrics"),
+    "metrics on, 1 worker": (1, "--metrics"),
+    "metrics off, 1 worker": (1, "--no-metrics"),
+    "metrics on, 2 workers": (2, "--metrics"),
 }
-
-
-def start_server(args: tuple[str, ...]) -> tuple[subprocess.Popen[str], int]:
-    """A server on 127.0.0.1 (any free ports), once every worker has logged ``ready``."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("HANDEVAL_", "PROMETHEUS_"))}
-    env["PYTHONPATH"] = str(ROOT)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--metrics-port", "0", "--log-level", "info", *args],
-        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    workers = int(args[args.index("--workers") + 1])
-    ready: list[int] = []
-    deadline = time.monotonic() + 60
-    for line in process.stderr:
-        event: dict[str, Any] = json.loads(line)
-        if event.get("event") == "ready":
-            ready.append(int(event["port"]))
-        if len(ready) == workers or time.monotonic() > deadline:
-            break
-    if len(ready) < workers:
-        process.kill()
-        raise RuntimeError(f"server {args} did not start")
-    threading.Thread(target=lambda: [None for _ in process.stderr or ()], daemon=True).start()
-    return process, ready[0]
+"""Name -> (workers, metrics flag)."""
 
 
 def client(target: str, threads: int, start: Event, seconds: float, out: Any) -> None:
@@ -145,25 +118,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="channels per client process")
     options = parser.parse_args(argv)
-    servers = {name: start_server(args) for name, args in SERVERS.items()}
+    servers = {name: start_server(flag, workers=n) for name, (n, flag) in SERVERS.items()}
     rates: dict[str, list[float]] = {name: [] for name in SERVERS}
     costs: dict[str, list[float]] = {name: [] for name in SERVERS}
     try:
         for round_ in range(options.rounds):
             order = list(SERVERS) if round_ % 2 == 0 else list(reversed(SERVERS))
             for name in order:
-                process, port = servers[name]
+                server = servers[name]
                 rate, cost = measure(
-                    process.pid, port, options.clients, options.threads, options.seconds
+                    server.pid, server.port, options.clients, options.threads, options.seconds
                 )
                 rates[name].append(rate)
                 costs[name].append(cost)
                 print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s, "
                       f"{cost:,.0f} server CPU us/req", flush=True)  # fmt: skip
     finally:
-        for process, _ in servers.values():
-            process.terminate()
-            process.wait(30)
+        for server in servers.values():
+            server.stop()
     medians = {name: statistics.median(values) for name, values in rates.items()}
     cpu = {name: statistics.median(values) for name, values in costs.items()}
     print(f"\nmedians of {options.rounds} rounds, {options.seconds:g} s each, "

@@ -1,11 +1,12 @@
 """A soak: a real server under moderate, mixed load for minutes; its memory must stay flat.
 
 ``python -m benchmarks.soak`` (3 minutes) or ``--short`` (35 s, what CI runs through
-``tests/test_faults.py``). It starts ``python -m service serve`` on a free loopback port,
-then runs three loads at once through ``service.client.load``: unary ``Evaluate`` (3 clients),
-``EvaluateStream`` (1) and ``EvaluateBatch`` of 1,000 hands (1), a share of them with bad
-hands (each must be refused INVALID_ARGUMENT, which counts as expected, not as an error).
-The server's VmRSS is sampled every second. The first ``warm_share`` of the run is
+``tests/test_faults.py``). It starts ``python -m service serve`` with one worker (so the
+process sampled is the one serving) through ``benchmarks.launcher``, then runs three loads
+at once through ``service.client.load``: unary ``Evaluate`` (3 clients), ``EvaluateStream``
+(1) and ``EvaluateBatch`` of 1,000 hands (1), a share of them with bad hands (each must be
+refused INVALID_ARGUMENT, which counts as expected, not as an error). The server's VmRSS
+is sampled every second. The first ``warm_share`` of the run is
 warm-up (allocator arenas and grpc's buffers find their size); growth is measured from
 the sample at its end to the last sample and must stay under 10%. Prints one JSON object;
 exits 1 on any error or on growth at or over 10%.
@@ -15,19 +16,16 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from benchmarks.launcher import start_server
 from service.client.load import LoadReport, LoadSpec, Rpc, run_load
 
-ROOT = Path(__file__).resolve().parents[1]
 GROWTH_LIMIT = 0.10
 
 
@@ -96,38 +94,10 @@ class SoakResult:
         }
 
 
-def _rss_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmRSS")
-
-
-def _start_server() -> tuple[subprocess.Popen[str], str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HANDEVAL_")}
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    process = subprocess.Popen(
-        [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--metrics-port", "0"],
-        cwd=ROOT, env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
-    assert process.stderr is not None
-    for line in process.stderr:
-        try:
-            event = json.loads(line)
-        except ValueError:
-            continue
-        if isinstance(event, dict) and event.get("event") == "ready":
-            threading.Thread(target=process.stderr.read, daemon=True).start()
-            return process, f"127.0.0.1:{event['port']}"
-    process.wait()
-    raise RuntimeError(f"the server did not start (exit {process.returncode})")
-
-
 def soak(spec: SoakSpec) -> SoakResult:
     """Run the soak against a server of its own; the figures."""
-    process, target = _start_server()
+    server = start_server()
+    target = server.target
     try:
         loads = [
             LoadSpec((target,), Rpc.EVALUATE, concurrency=spec.evaluate_clients,
@@ -154,18 +124,17 @@ def soak(spec: SoakSpec) -> SoakResult:
         result = SoakResult(spec, [])
         while any(t.is_alive() for t in threads):
             elapsed = time.monotonic() - started
-            result.rss_kib.append((round(elapsed, 1), _rss_kib(process.pid)))
+            result.rss_kib.append((round(elapsed, 1), server.rss_kib()))
             if elapsed <= spec.duration_s * spec.warm_share:
                 result.warm_index = len(result.rss_kib) - 1
             time.sleep(1.0)
-        result.rss_kib.append((round(time.monotonic() - started, 1), _rss_kib(process.pid)))
+        result.rss_kib.append((round(time.monotonic() - started, 1), server.rss_kib()))
         if failures:
             raise failures[0]
         result.reports = [r for r in reports if r is not None]
         return result
     finally:
-        process.terminate()
-        process.wait(30)
+        server.stop()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -85,22 +85,6 @@ def scrape_until(port: int, ready: Callable[[Samples], bool], timeout: float = 1
     return samples
 
 
-def wait_for_lines(server: ServerProcess, event: str, count: int, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while len(server.named(event)) < count:
-        assert time.monotonic() < deadline, f"fewer than {count} {event!r} lines: {server.events}"
-        assert server.process.poll() is None, server.events
-        time.sleep(0.05)
-
-
-def metrics_port(server: ServerProcess) -> int:
-    """The /metrics port: in the parent's ``workers`` line, or a single server's ``start``."""
-    line = server.wait_for_event("workers" if server.named("workers") else "start")
-    if line.get("metrics_port") is None:
-        line = server.wait_for_event("workers")
-    return int(line["metrics_port"])
-
-
 def call_error(call: Callable[[], object]) -> grpc.StatusCode:
     with pytest.raises(grpc.RpcError) as caught:
         call()
@@ -226,8 +210,8 @@ def test_two_workers_metrics_page_sums_both_after_known_calls(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0", "--max-batch-hands", "10")
-    wait_for_lines(server, "ready", 2)
-    port = metrics_port(server)
+    server.wait_for_event("ready", count=2)
+    port = server.metrics_port()
     batch = pb.EvaluateBatchRequest(
         game=POKER, hands=b"".join(bytes(range(i, i + 7)) for i in range(0, 35, 7)), hand_size=7
     )

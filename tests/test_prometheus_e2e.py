@@ -23,7 +23,7 @@ import grpc
 import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from tests.test_metrics import BAD, GOOD, metrics_port, wait_for_lines
+from tests.test_metrics import BAD, GOOD
 
 if TYPE_CHECKING:
     from conftest import ServerProcess
@@ -100,8 +100,8 @@ def test_prometheus_sees_exactly_the_evaluate_calls_made(
     tmp_path: Path,
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0")
-    wait_for_lines(server, "ready", 2)
-    api = prometheus(metrics_port(server))
+    server.wait_for_event("ready", count=2)
+    api = prometheus(server.metrics_port())
     good, bad = 7, 2
     for index in range(good + bad):
         with grpc.insecure_channel(server.target) as channel:

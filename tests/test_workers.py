@@ -16,7 +16,7 @@ import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.workers import reserve_port
-from tests.test_metrics import GOOD, metrics_port, rpc, scrape, scrape_until, value, wait_for_lines
+from tests.test_metrics import GOOD, rpc, scrape, scrape_until, value
 
 if TYPE_CHECKING:
     from conftest import ServerProcess
@@ -74,8 +74,8 @@ def test_a_killed_worker_is_restarted_logged_and_counting_goes_on(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0")
-    wait_for_lines(server, "ready", 2)
-    port = metrics_port(server)
+    server.wait_for_event("ready", count=2)
+    port = server.metrics_port()
     evaluate_on_new_channels(server.target, 4)
     victim, survivor = server.wait_for_event("workers")["workers"]
 
@@ -85,7 +85,7 @@ def test_a_killed_worker_is_restarted_logged_and_counting_goes_on(
     assert restart["died"] == "signal SIGKILL"
     assert restart["level"] == "warning"
     assert is_running(restart["new_pid"]) and is_running(survivor)
-    wait_for_lines(server, "ready", 3)
+    server.wait_for_event("ready", count=3)
 
     evaluate_on_new_channels(server.target, 4)
     s = scrape_until(port, lambda s: value(s, HANDLED_OK[0], **HANDLED_OK[1]) >= 8)
@@ -99,9 +99,9 @@ def test_sigterm_drains_every_worker_and_the_parent_exits_0(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--workers", "2", "--metrics-port", "0")
-    wait_for_lines(server, "ready", 2)
+    server.wait_for_event("ready", count=2)
     workers = server.wait_for_event("workers")["workers"]
-    port = metrics_port(server)
+    port = server.metrics_port()
     assert value(scrape(port), "handeval_workers") == 2
 
     assert server.stop(signal.SIGTERM) == 0
