@@ -1,14 +1,17 @@
-"""Fixtures shared by the integration tests: the real server, as a subprocess on 127.0.0.1.
+"""Test layers, and the fixtures shared by the integration tests.
 
-``server`` is one server for the whole session (read-only tests share it); ``launch_server``
-starts a fresh one for a test that must own it (drain, settings, memory), and stops it
-afterwards. Both come from ``benchmarks.launcher``, which the benchmarks start servers with
-too; its names are re-exported here for the tests that import them from ``tests.conftest``.
+Every test is marked with its layer (``LAYERS``), so ``pytest -m "not e2e"`` runs the
+fast ones. ``server`` is one real server for the whole session (read-only tests share it);
+``launch_server`` starts a fresh one for a test that must own it (drain, settings, memory),
+and stops it afterwards. Both come from ``benchmarks.launcher``, which the benchmarks start
+servers with too; its names are re-exported here for the tests that import them from
+``tests.conftest``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import grpc
 import pytest
@@ -31,6 +34,37 @@ __all__ = [
     "server_env",
     "start_server",
 ]
+
+TESTS = Path(__file__).resolve().parent
+_UNIT = (
+    "test_batch.py test_batch_reply.py test_blackjack.py test_cards.py test_class_shapes.py "
+    "test_convert.py test_deal.py test_discard.py test_dots.py test_generated.py "
+    "test_high_card.py test_layers.py test_lint.py test_not_poker.py test_points.py "
+    "test_poker.py test_regenerate.py test_settlement.py test_showdown.py test_tables.py "
+    "test_tonk.py test_validation.py"
+)
+_E2E = (
+    "test_benchmarks.py test_dockerfile.py test_faults.py test_fuzz.py test_k8s.py "
+    "test_monitoring.py test_node_example.py test_prometheus_e2e.py test_robustness.py"
+)
+LAYERS: dict[str, str] = dict.fromkeys(_UNIT.split(), "unit") | dict.fromkeys(_E2E.split(), "e2e")
+"""Test file -> layer. ``unit``: in-process, no server; ``e2e``: slow end to end (faults and
+the soak, the Docker steps, Prometheus, Node, k8s, hostile-input sweeps, the benchmark run).
+Any other file is ``integration`` (a real server in a subprocess); any file under
+``tests/unit/`` is ``unit``, and a test marked ``slow`` is ``e2e`` wherever it is."""
+
+
+def layer_of(item: pytest.Item) -> str:
+    if item.get_closest_marker("slow"):
+        return "e2e"
+    if "unit" in item.path.relative_to(TESTS).parts[:-1]:
+        return "unit"
+    return LAYERS.get(item.path.name, "integration")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        item.add_marker(layer_of(item))
 
 
 @pytest.fixture(scope="session")
