@@ -14,6 +14,7 @@ function; ``SUBCOMMANDS`` lists them (``handeval load`` plugs in the same way).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -178,10 +179,11 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--spread",
+        nargs="+",
         action="append",
         default=[],
-        metavar="CARDS",
-        help='Tonk: a spread already on the table, e.g. "5h 6h 7h" (repeat for more)',
+        metavar="CARD",
+        help="Tonk: a spread already on the table, e.g. --spread 5h 6h 7h (repeat for more)",
     )
     parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
     parser.add_argument(
@@ -222,11 +224,17 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _run_eval(args: argparse.Namespace) -> int:
+    if not args.hand:
+        return _usage_error(
+            args,
+            "the hand is missing: every card after --table or --spread is read as theirs, "
+            "so put the hand before them (eval --game numbers 7h 2c --table 2d Kh)",
+        )
     request = evaluate_request(
         args.game,
         _cards_arg(args.hand),
         _cards_arg(args.table),
-        [_cards_arg([s]) for s in args.spread],
+        [_cards_arg(spread) for spread in args.spread],
         _options(args),
     )
     answerer, close = _connect(args)
@@ -245,7 +253,7 @@ def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score one hand",
         description="Score one hand, e.g. handeval eval --game tonk 5h 6h 7h Kd 2c",
     )
-    parser.add_argument("hand", nargs="+", metavar="CARD", help="the hand: Ah 10d X1 ...")
+    parser.add_argument("hand", nargs="*", metavar="CARD", help="the hand: Ah 10d X1 ...")
     _add_cards_options(parser)
     _add_common(parser)
     parser.set_defaults(run=_run_eval)
@@ -258,7 +266,7 @@ def _run_showdown(args: argparse.Namespace) -> int:
         args.game,
         seats,
         _cards_arg(args.table),
-        [_cards_arg([s]) for s in args.spread],
+        [_cards_arg(spread) for spread in args.spread],
         _options(args),
         ending=args.ending,
         ender=args.ender,
@@ -360,7 +368,23 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    parser.set_defaults(subcommands=subparsers.choices)
     return parser
+
+
+def _usage_error(args: argparse.Namespace, message: str) -> int:
+    """Exit with the chosen subcommand's usage and ``message`` (argparse's exit code 2)."""
+    args.subcommands[args.command].error(message)
+    return EXIT_INVALID
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments, with an unknown flag reported under its subcommand's usage (the
+    top-level parser would show its own, which names none of the subcommand's flags)."""
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        _usage_error(args, f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 def _report(error: HandevalError) -> int:
@@ -375,12 +399,22 @@ def _report(error: HandevalError) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``handeval`` console script; returns the exit code."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    args = _parse(sys.argv[1:] if argv is None else list(argv))
     try:
         code: int = args.run(args)
+        sys.stdout.flush()
     except HandevalError as error:
         return _report(error)
     except ValueError as error:
         print(f"handeval: {error}", file=sys.stderr)
         return EXIT_INVALID
+    except BrokenPipeError:
+        return _reader_gone()
     return code
+
+
+def _reader_gone() -> int:
+    """The reader of our output closed it (``handeval games --json | head -1``): stop
+    quietly, pointing stdout at /dev/null so the interpreter's last flush cannot fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_FAILED
