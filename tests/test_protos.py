@@ -61,3 +61,55 @@ def test_the_protos_compile_with_nothing_but_protoc_and_this_folder() -> None:
             ["protoc", f"-I{PROTOS}", f"-I{well_known}", f"--python_out={out}", *files]
         )
     assert code == 0
+
+
+def test_handeval_protos_writes_files_that_compile_on_their_own(tmp_path: Path) -> None:
+    from service.cli.main import main
+
+    assert main(["protos", "--out", str(tmp_path)]) == 0
+    well_known = resources.files("grpc_tools") / "_proto"
+    with tempfile.TemporaryDirectory() as out:
+        code = protoc.main(
+            [
+                "protoc",
+                f"-I{tmp_path}",
+                f"-I{well_known}",
+                f"--python_out={out}",
+                "handeval/v1/handeval.proto",
+            ]
+        )
+    assert code == 0
+    assert (tmp_path / "handeval" / "v1" / "handeval.proto").read_text() == (
+        PROTOS / "handeval" / "v1" / "handeval.proto"
+    ).read_text()
+
+
+def test_the_wheel_carries_the_protos_and_the_commented_descriptors(tmp_path: Path) -> None:
+    import sys
+    import zipfile
+
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            str(PROTOS.parent),
+            "-w",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    (wheel,) = tmp_path.glob("handeval-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {
+        "service/gen/protos/handeval/v1/handeval.proto",
+        "service/gen/protos/google/rpc/status.proto",
+        "service/gen/handeval_descriptors.binpb",
+    } <= names

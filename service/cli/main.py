@@ -1,4 +1,4 @@
-"""The ``handeval`` command: serve, eval, showdown, games, load.
+"""The ``handeval`` command: serve, eval, showdown, games, load, protos.
 
 ``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
@@ -18,6 +18,9 @@ import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Protocol
 
 import grpc
@@ -331,6 +334,38 @@ def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     parser.set_defaults(run=_run_games)
 
 
+def _run_protos(args: argparse.Namespace) -> int:
+    for relative, text in _shipped_protos(resources.files("service.gen") / "protos", ()):
+        target = args.out.joinpath(*relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        print(target)
+    return EXIT_OK
+
+
+def _shipped_protos(
+    folder: Traversable, where: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(path parts under ``folder``, text) of every .proto, however the package is installed."""
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            yield from _shipped_protos(entry, (*where, entry.name))
+        elif entry.name.endswith(".proto"):
+            yield (*where, entry.name), entry.read_text()
+
+
+def add_protos(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval protos --out DIR``: the contract's .proto files, as this version ships them."""
+    parser = subparsers.add_parser(
+        "protos",
+        help="write the .proto files of the contract",
+        description="Write the service's .proto files (with google/rpc/status.proto, which "
+        "they import) into DIR, ready for protoc or any gRPC stack.",
+    )
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where to write")
+    parser.set_defaults(run=_run_protos)
+
+
 def _run_load(args: argparse.Namespace) -> int:
     from service.cli.load import run_load_command
 
@@ -358,6 +393,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_showdown,
     add_games,
     add_load,
+    add_protos,
 ]
 
 
