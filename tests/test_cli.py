@@ -4,6 +4,7 @@ and refused input is one line per violation with exit code 2, never a traceback.
 from __future__ import annotations
 
 import json
+import os
 import socket
 import subprocess
 import sys
@@ -221,3 +222,52 @@ def test_serve_refuses_a_bad_setting_in_one_line() -> None:
     code, _, err = console_script("serve", "--port", "nope")
     assert code == EXIT_INVALID
     assert err.splitlines() == [err.strip()] and "--port" in err
+
+
+def test_a_spread_takes_its_cards_as_separate_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["eval", "--game", "tonk", "5h", "6h", "7h", "Kd", "2c", "8h"]
+    assert main([*args, "--spread", "9h", "Th", "Jh", "--spread", "Kc", "Ks", "Kh"]) == EXIT_OK
+    separate = capsys.readouterr().out
+    assert main([*args, "--spread", "9h Th Jh", "--spread", "Kc,Ks,Kh"]) == EXIT_OK
+    assert capsys.readouterr().out == separate
+    assert "table spreads: [0] 9h Th Jh, [1] Kc Ks Kh" in separate
+
+
+def test_an_unknown_flag_shows_the_subcommands_usage(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", "--game", "numbers", "7h", "2c", "--tabel", "2d"])
+    assert exited.value.code == EXIT_INVALID
+    err = capsys.readouterr().err
+    assert err.startswith("usage: handeval eval ")
+    assert "unrecognized arguments: --tabel 2d" in err
+
+
+def test_a_table_before_the_hand_says_the_hand_is_missing_and_why(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", "--game", "numbers", "--table", "2d", "Kh", "7h", "2c"])
+    assert exited.value.code == EXIT_INVALID
+    err = capsys.readouterr().err
+    assert err.startswith("usage: handeval eval ")
+    assert "the hand is missing" in err and "7h 2c --table 2d Kh" in err
+    assert main(["eval", "--game", "numbers", "--json", "7h", "2c", "--table", "2d"]) == EXIT_OK
+
+
+def test_a_closed_pipe_ends_quietly_without_a_traceback() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    code = "from service.cli.main import main; raise SystemExit(main(['games', '--json']))"
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=Path(__file__).resolve().parents[1],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == EXIT_FAILED
+    assert result.stderr == ""

@@ -2,7 +2,7 @@
 drained, overload at twice the bound, clients that read slowly or never, and a short soak.
 
 Each test prints one ``FAULT {...}`` JSON line with its figures (``pytest -s`` shows them;
-the README's "Reliability and security" quotes them). Load comes from ``service.client.load``,
+docs/reliability.md quotes them). Load comes from ``service.client.load``,
 whose channels carry the client's retry service config and client-side health checking.
 """
 

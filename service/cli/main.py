@@ -1,4 +1,4 @@
-"""The ``handeval`` command: serve, eval, showdown, games, load.
+"""The ``handeval`` command: serve, eval, showdown, games, load, protos.
 
 ``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
@@ -14,9 +14,13 @@ function; ``SUBCOMMANDS`` lists them (``handeval load`` plugs in the same way).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Protocol
 
 import grpc
@@ -178,10 +182,11 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--spread",
+        nargs="+",
         action="append",
         default=[],
-        metavar="CARDS",
-        help='Tonk: a spread already on the table, e.g. "5h 6h 7h" (repeat for more)',
+        metavar="CARD",
+        help="Tonk: a spread already on the table, e.g. --spread 5h 6h 7h (repeat for more)",
     )
     parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
     parser.add_argument(
@@ -222,11 +227,17 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _run_eval(args: argparse.Namespace) -> int:
+    if not args.hand:
+        return _usage_error(
+            args,
+            "the hand is missing: every card after --table or --spread is read as theirs, "
+            "so put the hand before them (eval --game numbers 7h 2c --table 2d Kh)",
+        )
     request = evaluate_request(
         args.game,
         _cards_arg(args.hand),
         _cards_arg(args.table),
-        [_cards_arg([s]) for s in args.spread],
+        [_cards_arg(spread) for spread in args.spread],
         _options(args),
     )
     answerer, close = _connect(args)
@@ -245,7 +256,7 @@ def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="score one hand",
         description="Score one hand, e.g. handeval eval --game tonk 5h 6h 7h Kd 2c",
     )
-    parser.add_argument("hand", nargs="+", metavar="CARD", help="the hand: Ah 10d X1 ...")
+    parser.add_argument("hand", nargs="*", metavar="CARD", help="the hand: Ah 10d X1 ...")
     _add_cards_options(parser)
     _add_common(parser)
     parser.set_defaults(run=_run_eval)
@@ -258,7 +269,7 @@ def _run_showdown(args: argparse.Namespace) -> int:
         args.game,
         seats,
         _cards_arg(args.table),
-        [_cards_arg([s]) for s in args.spread],
+        [_cards_arg(spread) for spread in args.spread],
         _options(args),
         ending=args.ending,
         ender=args.ender,
@@ -323,6 +334,38 @@ def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
     parser.set_defaults(run=_run_games)
 
 
+def _run_protos(args: argparse.Namespace) -> int:
+    for relative, text in _shipped_protos(resources.files("service.gen") / "protos", ()):
+        target = args.out.joinpath(*relative)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text)
+        print(target)
+    return EXIT_OK
+
+
+def _shipped_protos(
+    folder: Traversable, where: tuple[str, ...]
+) -> Iterator[tuple[tuple[str, ...], str]]:
+    """(path parts under ``folder``, text) of every .proto, however the package is installed."""
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.is_dir():
+            yield from _shipped_protos(entry, (*where, entry.name))
+        elif entry.name.endswith(".proto"):
+            yield (*where, entry.name), entry.read_text()
+
+
+def add_protos(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval protos --out DIR``: the contract's .proto files, as this version ships them."""
+    parser = subparsers.add_parser(
+        "protos",
+        help="write the .proto files of the contract",
+        description="Write the service's .proto files (with google/rpc/status.proto, which "
+        "they import) into DIR, ready for protoc or any gRPC stack.",
+    )
+    parser.add_argument("--out", type=Path, required=True, metavar="DIR", help="where to write")
+    parser.set_defaults(run=_run_protos)
+
+
 def _run_load(args: argparse.Namespace) -> int:
     from service.cli.load import run_load_command
 
@@ -350,6 +393,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_showdown,
     add_games,
     add_load,
+    add_protos,
 ]
 
 
@@ -360,7 +404,23 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for add in SUBCOMMANDS:
         add(subparsers)
+    parser.set_defaults(subcommands=subparsers.choices)
     return parser
+
+
+def _usage_error(args: argparse.Namespace, message: str) -> int:
+    """Exit with the chosen subcommand's usage and ``message`` (argparse's exit code 2)."""
+    args.subcommands[args.command].error(message)
+    return EXIT_INVALID
+
+
+def _parse(argv: list[str]) -> argparse.Namespace:
+    """The arguments, with an unknown flag reported under its subcommand's usage (the
+    top-level parser would show its own, which names none of the subcommand's flags)."""
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:
+        _usage_error(args, f"unrecognized arguments: {' '.join(unknown)}")
+    return args
 
 
 def _report(error: HandevalError) -> int:
@@ -375,12 +435,22 @@ def _report(error: HandevalError) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``handeval`` console script; returns the exit code."""
-    args = build_parser().parse_args(sys.argv[1:] if argv is None else list(argv))
+    args = _parse(sys.argv[1:] if argv is None else list(argv))
     try:
         code: int = args.run(args)
+        sys.stdout.flush()
     except HandevalError as error:
         return _report(error)
     except ValueError as error:
         print(f"handeval: {error}", file=sys.stderr)
         return EXIT_INVALID
+    except BrokenPipeError:
+        return _reader_gone()
     return code
+
+
+def _reader_gone() -> int:
+    """The reader of our output closed it (``handeval games --json | head -1``): stop
+    quietly, pointing stdout at /dev/null so the interpreter's last flush cannot fail."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_FAILED

@@ -26,11 +26,16 @@ PROTOS = ROOT / "protos"
 OUT = Path(__file__).resolve().parent
 PROTO_FILES = ("handeval/v1/handeval.proto", "handeval/bench/v1/bench.proto")
 """Every proto we generate code for; the bench service is registered only by benchmarks."""
+DESCRIPTOR_SET = "handeval_descriptors.binpb"
+"""Written beside the code: every proto above with its comments (source info)."""
+SHIPPED_PROTOS = "protos"
+"""Copies of ``protos/`` inside the package, so the wheel carries the contract
+(``handeval protos --out DIR`` writes them)."""
 _IMPORT = re.compile(r"^from (handeval(?:\.\w+)*) import", re.MULTILINE)
 
 
 def _include_dirs() -> list[str]:
-    """grpc_tools' own well-known types, plus googleapis-common-protos for google/rpc."""
+    """Our protos (with google/rpc vendored), grpc_tools' well-known types, googleapis."""
     import google.rpc
 
     googleapis = Path(next(iter(google.rpc.__path__))).parent.parent
@@ -46,7 +51,7 @@ def _plugin(name: str) -> str:
     return f"{name}={path}"
 
 
-def generate(out_dir: Path) -> dict[str, str]:
+def generate(out_dir: Path) -> dict[str, str | bytes]:
     """Generate into ``out_dir`` and return {relative path: text} of every generated file."""
     args = ["protoc", *(f"-I{d}" for d in _include_dirs())]
     args += [f"--python_out={out_dir}", f"--grpc_python_out={out_dir}"]
@@ -54,14 +59,27 @@ def generate(out_dir: Path) -> dict[str, str]:
     args += [f"--mypy_out=quiet:{out_dir}", f"--mypy_grpc_out=quiet:{out_dir}"]
     if protoc.main([*args, *PROTO_FILES]) != 0:
         raise RuntimeError("protoc failed")
-    files: dict[str, str] = {}
+    files: dict[str, str | bytes] = {}
     for path in sorted(out_dir.rglob("*.py*")):
         text = _IMPORT.sub(r"from service.gen.\1 import", path.read_text())
         files[str(path.relative_to(out_dir))] = text
+    files[DESCRIPTOR_SET] = _descriptor_set(out_dir / DESCRIPTOR_SET)
+    for proto in sorted(PROTOS.rglob("*.proto")):
+        if "node_modules" not in proto.parts:
+            files[f"{SHIPPED_PROTOS}/{proto.relative_to(PROTOS)}"] = proto.read_text()
     return files
 
 
-def generated_now() -> dict[str, str]:
+def _descriptor_set(path: Path) -> bytes:
+    """Our files as a FileDescriptorSet with their comments, for server reflection
+    (``service.server.reflection``): generated code keeps no comments."""
+    args = ["protoc", *(f"-I{d}" for d in _include_dirs()), "--include_source_info"]
+    if protoc.main([*args, f"--descriptor_set_out={path}", *PROTO_FILES]) != 0:
+        raise RuntimeError("protoc failed")
+    return path.read_bytes()
+
+
+def generated_now() -> dict[str, str | bytes]:
     with tempfile.TemporaryDirectory() as tmp:
         return generate(Path(tmp))
 
@@ -70,8 +88,11 @@ def main() -> int:
     for rel, text in generated_now().items():
         target = OUT / rel
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text)
-        for package in target.relative_to(OUT).parents:
+        if isinstance(text, bytes):
+            target.write_bytes(text)
+        else:
+            target.write_text(text)
+        for package in target.relative_to(OUT).parents if target.suffix == ".py" else ():
             if package != Path("."):
                 (OUT / package / "__init__.py").touch()
         print(f"wrote {target.relative_to(ROOT)}")

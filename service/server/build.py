@@ -11,12 +11,12 @@ from concurrent import futures
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
-from grpc_reflection.v1alpha import reflection
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics
 from service.server.config import Settings
 from service.server.limits import LimitsInterceptor, concurrency_bound, message_limits
+from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
 
@@ -137,9 +137,7 @@ def build_server(
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer or new_health(), server)
     if settings.reflection:
-        reflection.enable_server_reflection(
-            (SERVICE_NAME, health.SERVICE_NAME, reflection.SERVICE_NAME), server
-        )
+        enable_reflection([SERVICE_NAME, health.SERVICE_NAME], server)
     address = settings.address()
     try:
         if settings.tls_cert:

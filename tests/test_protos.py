@@ -1,0 +1,115 @@
+"""The contract is checked like a public API: buf's lint rules (with each exception
+written down in ``protos/buf.yaml``), no breaking change against the last release
+(``protos/releases/``), and the ``.proto`` files compile on their own."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from grpc_tools import protoc
+
+PROTOS = Path(__file__).resolve().parents[1] / "protos"
+LAST_RELEASE = PROTOS / "releases" / "v0.1.0.json"
+NEEDS_NPM = os.environ.get("CI") == "true"
+
+
+@pytest.fixture(scope="module")
+def buf() -> Path:
+    binary = PROTOS / "node_modules" / ".bin" / "buf"
+    if not binary.exists():
+        if not shutil.which("npm"):
+            if NEEDS_NPM:
+                pytest.fail("npm is needed in CI to install the pinned buf")
+            pytest.skip("npm not installed")
+        subprocess.run(
+            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+            cwd=PROTOS,
+            check=True,
+            capture_output=True,
+            timeout=300,
+        )
+    return binary
+
+
+def _buf(buf: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(buf), *args], cwd=PROTOS, capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_buf_lint_reports_nothing(buf: Path) -> None:
+    result = _buf(buf, "lint")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_no_breaking_change_against_the_last_release(buf: Path) -> None:
+    result = _buf(buf, "breaking", "--against", str(LAST_RELEASE.relative_to(PROTOS)))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_protos_compile_with_nothing_but_protoc_and_this_folder() -> None:
+    well_known = resources.files("grpc_tools") / "_proto"
+    files = [str(p.relative_to(PROTOS)) for p in sorted(PROTOS.glob("handeval/**/*.proto"))]
+    with tempfile.TemporaryDirectory() as out:
+        code = protoc.main(
+            ["protoc", f"-I{PROTOS}", f"-I{well_known}", f"--python_out={out}", *files]
+        )
+    assert code == 0
+
+
+def test_handeval_protos_writes_files_that_compile_on_their_own(tmp_path: Path) -> None:
+    from service.cli.main import main
+
+    assert main(["protos", "--out", str(tmp_path)]) == 0
+    well_known = resources.files("grpc_tools") / "_proto"
+    with tempfile.TemporaryDirectory() as out:
+        code = protoc.main(
+            [
+                "protoc",
+                f"-I{tmp_path}",
+                f"-I{well_known}",
+                f"--python_out={out}",
+                "handeval/v1/handeval.proto",
+            ]
+        )
+    assert code == 0
+    assert (tmp_path / "handeval" / "v1" / "handeval.proto").read_text() == (
+        PROTOS / "handeval" / "v1" / "handeval.proto"
+    ).read_text()
+
+
+def test_the_wheel_carries_the_protos_and_the_commented_descriptors(tmp_path: Path) -> None:
+    import sys
+    import zipfile
+
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-q",
+            "--no-deps",
+            "--no-build-isolation",
+            str(PROTOS.parent),
+            "-w",
+            str(tmp_path),
+        ],
+        check=True,
+        capture_output=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    (wheel,) = tmp_path.glob("handeval-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {
+        "service/gen/protos/handeval/v1/handeval.proto",
+        "service/gen/protos/google/rpc/status.proto",
+        "service/gen/handeval_descriptors.binpb",
+    } <= names
