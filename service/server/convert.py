@@ -37,6 +37,7 @@ from evaluators.results import (
 )
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server.request_limits import check_evaluate, check_showdown
 
 MAX_TEXT = 200
 """Longest field path or description sent back: a caller's text is echoed in messages."""
@@ -101,7 +102,9 @@ def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
 
 
 def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
-    """Parse and check one hand (raises InvalidRequest listing every problem)."""
+    """Parse and check one hand: RequestTooLarge when a list or string is over its limit
+    (``request_limits``), else InvalidRequest listing every problem."""
+    check_evaluate(request)
     return read_hand(
         to_game(request.game),
         request.hand,
@@ -112,10 +115,12 @@ def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
 
 
 def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
-    """Parse and check a showdown (raises InvalidRequest listing every problem).
+    """Parse and check a showdown: RequestTooLarge when a list or string is over its limit
+    (``request_limits``), else InvalidRequest listing every problem.
 
     An unknown declaration or ending number reads as a missing one.
     """
+    check_showdown(request)
     seats: list[SeatText] = [
         (s.player, list(s.hand), _core(_DECLARATION, s.declaration, Declaration))
         for s in request.seats

@@ -34,6 +34,7 @@ from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server import batch_reply, convert, metrics
 from service.server.handlers import make_handler
 from service.server.logs import log_event
+from service.server.request_limits import RequestTooLarge
 
 Request = TypeVar("Request", bound=Message)
 Reply = TypeVar("Reply", bound=Message | bytes)
@@ -161,6 +162,8 @@ def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
         reply = _evaluate(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
+    except RequestTooLarge as error:
+        problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     except Exception:
         problem = _internal("EvaluateStream", request)
     else:
@@ -200,7 +203,7 @@ def answer(
         reply = work(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
-    except BatchTooLarge as error:
+    except (BatchTooLarge, RequestTooLarge) as error:
         problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     except BatchCancelled:
         if _deadline_passed(context):
