@@ -56,7 +56,7 @@ def test_a_flood_is_refused_cheaply_by_its_lengths(
 def test_a_stream_message_over_a_limit_gets_its_error_and_the_stream_goes_on(
     hostile_server: ServerProcess,
 ) -> None:
-    good = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand="Ah Kh Qh Jh Th".split())
+    good = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=["Ah", "Kh", "Qh", "Jh", "Th"])
     flood = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 100_000, request_id="x")
     with grpc.insecure_channel(hostile_server.target) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
