@@ -7,7 +7,9 @@ are 850,000 characters each. Beside them, the reference: a valid 100,000-hand To
 (10 cards a hand, deadwood being the dearest figure), the largest work a caller may ask
 for. A request's cost is the server process's CPU time (``/proc/<pid>/stat`` utime +
 stime) across the call, per byte received; its memory is the peak resident set
-(``VmHWM``, reset before each call through ``/proc/<pid>/clear_refs``).
+(``VmHWM``, reset before each call through ``/proc/<pid>/clear_refs``). Then the metrics
+port: the server's threads and resident memory before and after 300 connections that each
+send half a request line and hold, with a real scrape meanwhile.
 
 Run: ``.venv/bin/python -m benchmarks.hostile_requests [--root /work/main] [--repeat 5]``
 (``--root``: the checkout whose server to measure, with its own ``.venv``; default this
@@ -21,11 +23,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Any
 
 import grpc
 
@@ -151,8 +156,36 @@ def measure(pid: int, target: str, name: str, method: str, data: bytes, repeat: 
     )  # fmt: skip
 
 
-def start(root: Path) -> tuple[subprocess.Popen[str], str]:
-    """``root``'s server on 127.0.0.1 (one worker, metrics on) and its target, once ready."""
+HALF_OPEN = 300
+
+
+def half_open_metrics(pid: int, metrics_port: int) -> dict[str, Any]:
+    """Threads and resident memory of the server before and after ``HALF_OPEN``
+    connections to /metrics that each send half a request line and hold, and whether a
+    real scrape meanwhile succeeds."""
+    before = {"threads": status_kib(pid, "Threads"), "rss_mib": status_kib(pid, "VmRSS") / 1024}
+    held = [socket.create_connection(("127.0.0.1", metrics_port), timeout=10)
+            for _ in range(HALF_OPEN)]  # fmt: skip
+    try:
+        for connection in held:
+            connection.sendall(b"GET /metr")
+        url = f"http://127.0.0.1:{metrics_port}/metrics"
+        try:
+            with urllib.request.urlopen(url, timeout=10) as reply:
+                scraped = reply.status == 200
+        except OSError:
+            scraped = False
+        after = {"threads": status_kib(pid, "Threads"),
+                 "rss_mib": status_kib(pid, "VmRSS") / 1024}  # fmt: skip
+    finally:
+        for connection in held:
+            connection.close()
+    return {"half_open": HALF_OPEN, "before": before, "after": after, "scrape_ok": scraped}
+
+
+def start(root: Path) -> tuple[subprocess.Popen[str], str, int]:
+    """``root``'s server on 127.0.0.1 (one worker, metrics on), its target and its
+    metrics port, once ready."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HANDEVAL_")}
     env["PYTHONPATH"] = str(root)
     process = subprocess.Popen(
@@ -162,9 +195,12 @@ def start(root: Path) -> tuple[subprocess.Popen[str], str]:
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
     assert process.stderr is not None
+    metrics_port = 0
     for line in process.stderr:
+        if '"start"' in line:
+            metrics_port = int(json.loads(line)["metrics_port"])
         if '"ready"' in line:
-            return process, f"127.0.0.1:{json.loads(line)['port']}"
+            return process, f"127.0.0.1:{json.loads(line)['port']}", metrics_port
     raise RuntimeError(f"the server at {root} exited {process.wait()} before it was ready")
 
 
@@ -173,8 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="checkout whose server to run")
     parser.add_argument("--repeat", type=int, default=5, help="sends of each request")
     args = parser.parse_args(argv)
-    process, target = start(args.root.resolve())
+    process, target, metrics_port = start(args.root.resolve())
     try:
+        metrics = half_open_metrics(process.pid, metrics_port)
         costs = [measure(process.pid, target, "valid 100,000-hand batch", "EvaluateBatch",
                          reference_batch(), args.repeat)]  # fmt: skip
         for name, (method, build) in attacks().items():
@@ -186,6 +223,7 @@ def main(argv: list[str] | None = None) -> int:
     for c in costs:
         print(f"{c.attack:28} {c.code:20} {c.bytes:>10,} {c.cpu_s:>7.3f} {c.ns_per_byte:>7.1f} "
               f"{c.peak_rss_mib:>9.1f}")  # fmt: skip
+    print(f"/metrics, {HALF_OPEN} half-open + a scrape: {json.dumps(metrics)}")
     print(json.dumps([asdict(c) for c in costs]))
     return 0
 
