@@ -1,8 +1,9 @@
 """Hostile requests at a live server cost it a small constant per byte (benchmarks/
 hostile_requests.py builds them): each flood just under the receive limit is
-RESOURCE_EXHAUSTED, decided from the message's lengths, for less CPU per byte than a
-maximal valid batch and a bounded peak of memory. Before the request limits, the 882,700
-empty seats cost 12-14 s of CPU and 1.68 GB; each other flood 1.5-6 s. CPU is read from
+RESOURCE_EXHAUSTED, decided from the message's length (unparsed) or its lists' lengths,
+for less CPU per byte than a maximal valid batch and a bounded peak of memory. Before the
+request limits, the 882,700 empty seats cost 11-15 s of CPU and 1.68 GB; each other flood
+1.3-7 s. CPU is read from
 /proc (not wall clock), in 10 ms ticks, so each request is sent several times."""
 
 from __future__ import annotations
@@ -15,14 +16,15 @@ import pytest
 from benchmarks.hostile_requests import Cost, attacks, measure, reference_batch
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server.request_limits import MAX_SEATS
+from service.server.request_limits import MAX_REQUEST_BYTES, MAX_SEATS
 from tests.conftest import ServerProcess, start_server
 
+EVALUATE = pb.EvaluateRequest.DESCRIPTOR.full_name
 REPEAT = 3
 CPU_LIMIT_S = 0.5
 """Per request; measured 0.01-0.04 s (before: 1.5-14 s)."""
-PEAK_GROWTH_LIMIT_MIB = 96.0
-"""Measured at most ~50 MiB: protobuf's parse of 882,700 Seat messages (before: 1.68 GB)."""
+PEAK_GROWTH_LIMIT_MIB = 32.0
+"""Measured: a few MiB, the request's bytes in grpc's buffers (before: up to 1.68 GB)."""
 PER_BYTE_MARGIN = 3.0
 """Measured: the worst flood ~20 ns a byte, the batch ~44 (CPU ticks are coarse)."""
 
@@ -57,13 +59,16 @@ def test_a_stream_message_over_a_limit_gets_its_error_and_the_stream_goes_on(
     hostile_server: ServerProcess,
 ) -> None:
     good = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=["Ah", "Kh", "Qh", "Jh", "Th"])
-    flood = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 100_000, request_id="x")
+    flood = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 55, request_id="x")
+    huge = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 100_000, request_id="y")
     with grpc.insecure_channel(hostile_server.target) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
-        replies = list(stub.EvaluateStream(iter([good, flood, good]), timeout=30))
-    assert [r.HasField("error") for r in replies] == [False, True, False]
-    assert replies[1].error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
-    assert "54" in replies[1].error.message and replies[1].request_id == "x"
+        replies = list(stub.EvaluateStream(iter([good, flood, huge, good]), timeout=30))
+    assert [r.HasField("error") for r in replies] == [False, True, True, False]
+    exhausted = grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
+    assert [r.error.code for r in replies[1:3]] == [exhausted, exhausted]
+    assert "at most 54 cards" in replies[1].error.message and replies[1].request_id == "x"
+    assert f"at most {MAX_REQUEST_BYTES[EVALUATE]:,} bytes" in replies[2].error.message
 
 
 def test_a_showdown_over_the_seat_limit_names_it(hostile_server: ServerProcess) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from google.rpc import code_pb2
 
 from evaluators.cards import card_text
 from evaluators.inputs import Declaration, Game, TonkEnding
@@ -20,12 +21,16 @@ from service.server.request_limits import (
     MAX_CARD_CHARS,
     MAX_CARDS,
     MAX_ID_BYTES,
+    MAX_REQUEST_BYTES,
     MAX_SEATS,
     MAX_SPREADS,
     RequestTooLarge,
+    _largest_evaluate,
+    _largest_showdown,
     check_evaluate,
     check_showdown,
 )
+from service.server.servicer import Unreadable, _reader
 
 SMALLEST_SEND = min(message_limits(1).send, 64 * 1024)
 """The least a server may send: one-hand batches, or the smallest ``--max-message-bytes``."""
@@ -155,3 +160,22 @@ def test_the_largest_evaluate_reply_fits_the_smallest_send_limit() -> None:
     hand = read_hand(Game.TONK, DECK[:10])
     reply = convert.to_evaluation(evaluate(hand), pb.GAME_TONK, WIDE_ID)
     assert reply.ByteSize() < SMALLEST_SEND // 16
+
+
+@pytest.mark.parametrize("message", [pb.EvaluateRequest, pb.ShowdownRequest])
+def test_a_request_longer_than_any_within_the_limits_is_refused_unparsed(message: type) -> None:
+    name = message.DESCRIPTOR.full_name
+    read = _reader(message)
+    assert isinstance(read(b""), message)
+    refused = read(bytes(MAX_REQUEST_BYTES[name] + 1))
+    assert isinstance(refused, Unreadable) and refused.too_long
+    assert refused.status().code == code_pb2.RESOURCE_EXHAUSTED
+    assert f"at most {MAX_REQUEST_BYTES[name]:,} bytes" in refused.status().message
+
+
+def test_the_largest_request_within_the_limits_is_read() -> None:
+    widest = _largest_showdown()
+    check_showdown(widest)
+    data = widest.SerializeToString()
+    assert len(data) <= MAX_REQUEST_BYTES[widest.DESCRIPTOR.full_name]
+    assert _reader(pb.ShowdownRequest)(data) == widest

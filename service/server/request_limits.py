@@ -19,6 +19,11 @@ comes near it:
   Bytes, not characters, because they bound the reply (ids are echoed in results, awards,
   payouts and the explanation): with these limits the largest Showdown reply is a few
   tens of KB, within the smallest send limit (``tests/test_request_limits.py``).
+
+Before even that, ``MAX_REQUEST_BYTES``: a request within every limit, each string in
+4-byte characters, serialises to at most this many bytes (about 150 KB for a Showdown),
+so a longer one is refused from its length alone, before it is parsed (882,700 empty
+seats parsed would take some 50 MB).
 """
 
 from __future__ import annotations
@@ -36,11 +41,55 @@ MAX_CARD_CHARS = 8
 MAX_ID_BYTES = 128
 
 
+_WIDE = "\U0010ffff"
+"""A character of 4 UTF-8 bytes: the widest a limited string can be."""
+_SLACK_BYTES = 1024
+"""For the scalars (enums, counts) at their widest varints, and framing."""
+
+
+def _largest_evaluate() -> pb.EvaluateRequest:
+    cards = [_WIDE * MAX_CARD_CHARS] * MAX_CARDS
+    return pb.EvaluateRequest(
+        hand=cards,
+        table=cards,
+        table_spreads=[pb.Spread(cards=cards)] * MAX_SPREADS,
+        request_id=_WIDE * (MAX_ID_BYTES // 4),
+    )
+
+
+def _largest_showdown() -> pb.ShowdownRequest:
+    widest = _largest_evaluate()
+    player = widest.request_id
+    return pb.ShowdownRequest(
+        seats=[pb.Seat(player=player, hand=widest.hand)] * MAX_SEATS,
+        table=widest.table,
+        table_spreads=widest.table_spreads,
+        ender=player,
+        request_id=player,
+    )
+
+
+MAX_REQUEST_BYTES: dict[str, int] = {
+    message.DESCRIPTOR.full_name: message.ByteSize() + _SLACK_BYTES
+    for message in (_largest_evaluate(), _largest_showdown())
+}
+"""Request type (full name) -> the most bytes a request within the limits can take."""
+
+
 class RequestTooLarge(Exception):
     """A list or string over its limit; the message names the field and the limit."""
 
     def __init__(self, field: str, size: int, unit: str, limit: str) -> None:
         super().__init__(f"{field} has {size:,} {unit}; the server takes at most {limit}")
+
+
+def too_many_bytes(type_name: str, size: int, limit: int) -> str:
+    """Why a request of ``size`` bytes is refused unparsed, naming the limit."""
+    return (
+        f"the {type_name} has {size:,} bytes; within the request limits (at most "
+        f"{MAX_SEATS} seats, {MAX_CARDS} cards a list, {MAX_SPREADS} spreads) it takes at "
+        f"most {limit:,} bytes"
+    )
 
 
 def _count(field: str, size: int, limit: int, unit: str, limit_unit: str = "") -> None:

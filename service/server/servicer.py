@@ -34,7 +34,7 @@ from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server import batch_reply, convert, metrics
 from service.server.handlers import make_handler
 from service.server.logs import log_event
-from service.server.request_limits import RequestTooLarge
+from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
 
 Request = TypeVar("Request", bound=Message)
 Reply = TypeVar("Reply", bound=Message | bytes)
@@ -43,12 +43,16 @@ SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 
 @dataclass(frozen=True)
 class Unreadable:
-    """Request bytes that are not a message of the expected type."""
+    """Request bytes that are not a message of the expected type, or (``too_long``) more
+    than any request within the request limits takes, refused unparsed."""
 
     type_name: str
     reason: str
+    too_long: bool = False
 
     def status(self) -> status_pb2.Status:
+        if self.too_long:
+            return convert.status(code_pb2.RESOURCE_EXHAUSTED, self.reason)
         return convert.status(
             code_pb2.INVALID_ARGUMENT,
             f"the request is not a readable {self.type_name} message: {self.reason}",
@@ -56,7 +60,12 @@ class Unreadable:
 
 
 def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadable]:
+    name = message_type.DESCRIPTOR.full_name
+    limit = MAX_REQUEST_BYTES.get(name)
+
     def read(data: bytes) -> Message | Unreadable:
+        if limit is not None and len(data) > limit:
+            return Unreadable(name, too_many_bytes(name, len(data), limit), too_long=True)
         try:
             return message_type.FromString(data)
         except Exception as error:
