@@ -219,10 +219,11 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         process.terminate()
         process.wait(30)
-    print(f"{'request':28} {'status':20} {'bytes':>10} {'CPU s':>7} {'ns/B':>7} {'peak MiB':>9}")
+    print(f"{'request':28} {'status':20} {'bytes':>10} {'CPU s':>7} {'ns/B':>7} {'peak MiB':>9}"
+          f" {'+MiB':>7}")  # fmt: skip
     for c in costs:
         print(f"{c.attack:28} {c.code:20} {c.bytes:>10,} {c.cpu_s:>7.3f} {c.ns_per_byte:>7.1f} "
-              f"{c.peak_rss_mib:>9.1f}")  # fmt: skip
+              f"{c.peak_rss_mib:>9.1f} {c.peak_rss_mib - c.rss_before_mib:>7.1f}")  # fmt: skip
     print(f"/metrics, {HALF_OPEN} half-open + a scrape: {json.dumps(metrics)}")
     print(json.dumps([asdict(c) for c in costs]))
     return 0

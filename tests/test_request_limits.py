@@ -25,7 +25,6 @@ from service.server.request_limits import (
     MAX_SEATS,
     MAX_SPREADS,
     RequestTooLarge,
-    _largest_evaluate,
     _largest_showdown,
     check_evaluate,
     check_showdown,
