@@ -23,7 +23,7 @@ HALF_OPEN = 300
 THREAD_MARGIN = 2
 """Besides the scrape threads: grpc may start a thread of its own meanwhile."""
 RSS_GROWTH_LIMIT_KIB = 32 * 1024
-"""Measured: a few MiB for 300 half-open connections (before: +126 MiB and 302 threads)."""
+"""Measured: +1.4 MiB and 1 thread for 300 half-open connections (before: 300 threads)."""
 
 
 def _render(accept: str) -> tuple[bytes, str]:
