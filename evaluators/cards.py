@@ -27,6 +27,10 @@ _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": TEN}
 _CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s"
 
 
+MAX_LISTED_VIOLATIONS = 10
+"""Violations with an index (``hand[2]``) an InvalidRequest keeps; the rest are counted."""
+
+
 @dataclass(frozen=True)
 class Violation:
     """One problem with a request: where it is (``hand[2]``) and what is wrong, for people."""
@@ -35,11 +39,48 @@ class Violation:
     message: str
 
 
+@dataclass(frozen=True)
+class Unlisted(Violation):
+    """Stands for ``count`` problems in one field that a capped list does not show."""
+
+    count: int = 0
+
+
+def cap(violations: Sequence[Violation]) -> list[Violation]:
+    """At most MAX_LISTED_VIOLATIONS violations with an index (``hand[2]``), then one
+    ``Unlisted`` per field counting the rest; violations of a whole field (``hand``,
+    ``ending``) all stay, being few. Capping a capped list changes nothing, and a batch's
+    list (10 indexes and its own counts) passes unchanged."""
+    kept: list[Violation] = []
+    rest: dict[str, int] = {}
+    indexed = 0
+    for violation in violations:
+        if "[" not in violation.field:
+            kept.append(violation)
+        elif indexed < MAX_LISTED_VIOLATIONS:
+            kept.append(violation)
+            indexed += 1
+        else:
+            root = violation.field.split("[", 1)[0]
+            rest[root] = rest.get(root, 0) + 1
+    kept += [
+        Unlisted(root, f"{count} more problems in {root} are not listed", count)
+        for root, count in rest.items()
+    ]
+    return kept
+
+
+def problem_count(violations: Sequence[Violation]) -> int:
+    """How many problems a (capped) list stands for."""
+    return sum(v.count if isinstance(v, Unlisted) else 1 for v in violations)
+
+
 class InvalidRequest(ValueError):
-    """A request the rules refuse; carries every problem found, not just the first."""
+    """A request the rules refuse; carries every problem found, ``cap``ped, so that its
+    size is bounded however many elements a request has."""
 
     def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(violations)
+        self.violations = tuple(cap(violations))
         super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
 
 
@@ -60,11 +101,21 @@ def is_joker(card: int) -> bool:
     return card >= DECK_SIZE
 
 
+def _cases(text: str) -> set[str]:
+    return {text.lower(), text.upper()}
+
+
 def _build_text_to_id() -> dict[str, int]:
-    table: dict[str, int] = {"x1": JOKER_1, "x2": JOKER_2}
+    """Every accepted spelling, each case of rank and suit: a lookup is one exact dict read,
+    so nothing around a card (whitespace) or folded into one (``\u212a``, the Kelvin sign,
+    lowers to ``k``) is read as a card."""
+    table = {case: joker for text, joker in (("x1", JOKER_1), ("x2", JOKER_2))
+             for case in _cases(text)}  # fmt: skip
     for rank_text, rank in _RANK_ALIASES.items():
         for suit_text, suit in _SUIT_ALIASES.items():
-            table[rank_text + suit_text] = card_id(rank, suit)
+            for rank_case in _cases(rank_text):
+                for suit_case in _cases(suit_text):
+                    table[rank_case + suit_case] = card_id(rank, suit)
     return table
 
 
@@ -75,9 +126,11 @@ _ID_TO_TEXT = (*(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)), "X1", 
 def parse_card(text: str) -> int:
     """Card id of ``text`` (``Ah``, ``10d``, ``q♠``, ``X1``; case-insensitive).
 
-    Raises ValueError with a sentence a person understands.
+    Nothing else is a card (RULES.md "Cards"): text with whitespace around or inside it
+    (``" Ah"``, ``"Ah\n"``) is refused, never trimmed. Raises ValueError with a sentence a
+    person understands.
     """
-    card = _TEXT_TO_ID.get(text.strip().lower())
+    card = _TEXT_TO_ID.get(text)
     if card is None:
         raise ValueError(f"{text!r} is not a card: {_CARD_HELP} (or X1, X2 for jokers)")
     return card

@@ -10,7 +10,9 @@ from evaluators.cards import (
     EMPTY,
     JOKER_1,
     JOKER_2,
+    MAX_LISTED_VIOLATIONS,
     InvalidRequest,
+    Unlisted,
     Violation,
     card_id,
     card_text,
@@ -19,6 +21,7 @@ from evaluators.cards import (
     is_joker,
     parse_card,
     parse_cards,
+    problem_count,
     rank_of,
     suit_of,
 )
@@ -38,9 +41,17 @@ def test_card_ids_follow_rank_times_four_plus_suit() -> None:
     assert parse_card("X2") == JOKER_2 == 53
 
 
-@pytest.mark.parametrize("text", ["Ah", "ah", "AH", "aH", "A♥", "a♥", " Ah "])
+@pytest.mark.parametrize("text", ["Ah", "ah", "AH", "aH", "A♥", "a♥"])
 def test_every_spelling_of_the_ace_of_hearts_is_one_card(text: str) -> None:
     assert parse_card(text) == card_id(12, 2)
+
+
+@pytest.mark.parametrize(
+    "text", [" Ah", "Ah ", "Ah\n", "\tAh", "\u00a0Ah", "Ah\u00a0", "A h", "A\u200bh", "\u212ah"]
+)
+def test_whitespace_or_folded_characters_make_unknown_card_text(text: str) -> None:
+    with pytest.raises(ValueError, match="is not a card"):
+        parse_card(text)
 
 
 @pytest.mark.parametrize("text", ["Td", "td", "TD", "10d", "10D", "10♦", "t♦"])
@@ -151,3 +162,14 @@ def test_invalid_request_carries_every_violation_in_its_message() -> None:
     assert error.violations == (Violation("hand[0]", "bad one"), Violation("table", "bad two"))
     assert str(error) == "hand[0]: bad one; table: bad two"
     assert isinstance(error, ValueError)
+
+
+def test_invalid_request_keeps_ten_indexed_violations_and_counts_the_rest() -> None:
+    flood = [Violation(f"seats[{i}].hand", "bad") for i in range(100_000)]
+    error = InvalidRequest([Violation("game", "missing"), *flood])
+    assert len(error.violations) == 1 + MAX_LISTED_VIOLATIONS + 1
+    assert error.violations[-1] == Unlisted("seats", "99990 more problems in seats are not listed",
+                                            99_990)  # fmt: skip
+    assert problem_count(error.violations) == 100_001
+    assert len(str(error)) < 1000
+    assert InvalidRequest(error.violations).violations == error.violations

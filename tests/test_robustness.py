@@ -1,7 +1,8 @@
 """Hostile input at every RPC: random bytes, random card texts, random field values.
 
-The server answers each call with a proper status: OK, or INVALID_ARGUMENT for anything it
-cannot score, bytes that are no message included (never INTERNAL, which would be a bug). It
+The server answers each call with a proper status: OK, INVALID_ARGUMENT for anything it
+cannot score, bytes that are no message included, or RESOURCE_EXHAUSTED for bytes longer
+than any request within the request limits (never INTERNAL, which would be a bug). It
 logs no error, stays up, drains cleanly afterwards, and its memory does not grow without bound.
 """
 
@@ -20,7 +21,7 @@ from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, start_server
 
 METHODS = ("Evaluate", "EvaluateStream", "EvaluateBatch", "Showdown", "ListGames")
-PROPER = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT}
+PROPER = {grpc.StatusCode.OK, grpc.StatusCode.INVALID_ARGUMENT, grpc.StatusCode.RESOURCE_EXHAUSTED}
 RAW_CALLS_PER_METHOD = 600
 EXAMPLES = 300
 RSS_GROWTH_LIMIT_KIB = 16 * 1024

@@ -466,11 +466,14 @@ def test_a_call_past_its_deadline_is_deadline_exceeded(stub: pb_grpc.HandEvaluat
 
 
 def test_a_huge_card_text_is_refused_with_a_short_answer(stub: pb_grpc.HandEvaluatorStub) -> None:
-    request = pb.EvaluateRequest(game=POKER, hand=["A" * 100_000, "Kh"], table=BOARD)
+    request = pb.EvaluateRequest(game=POKER, hand=["A" * 30_000, "Kh"], table=BOARD)
     error = call_error(stub.Evaluate, request)
-    assert error.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert len(error.details()) <= convert.MAX_TEXT
-    assert all(len(v.description) <= convert.MAX_TEXT for v in violations_of(error))
+    assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    assert len(error.details()) <= convert.MAX_TEXT and "hand[0]" in error.details()
+    long_typo = pb.EvaluateRequest(game=POKER, hand=["Ace♥", "Kh"], table=BOARD)
+    typo = call_error(stub.Evaluate, long_typo)
+    assert typo.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert all(len(v.description) <= convert.MAX_TEXT for v in violations_of(typo))
 
 
 def test_a_bug_is_internal_with_an_incident_id_and_its_stack_only_in_the_log(

@@ -44,6 +44,9 @@ class Settings:
     """Count calls and serve Prometheus ``/metrics`` (off: neither, for measuring the cost)."""
     metrics_port: int = 9464
     """Prometheus ``/metrics`` HTTP port; 0 picks a free one (logged in ``start``/``workers``)."""
+    metrics_host: str = ""
+    """Interface ``/metrics`` listens on; empty: ``host``'s (every interface by default, for
+    Prometheus scraping inside the cluster). ``127.0.0.1`` keeps it to the pod."""
     workers: int = dataclasses.field(default_factory=default_workers)
     """Server processes sharing the port (``service.server.workers``); default one per CPU."""
     threads: int = 32
@@ -203,6 +206,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "port": _int_in(0, 65535),
     "metrics": _switch,
     "metrics_port": _int_in(0, 65535),
+    "metrics_host": _host,
     "workers": _int_in(1),
     "threads": _int_in(1, 10_000),
     "max_batch_hands": _int_in(1),
@@ -228,6 +232,7 @@ _HELP = {
     "port": "gRPC port (0: any free port)",
     "metrics": "count calls and serve Prometheus /metrics (on/off)",
     "metrics_port": "Prometheus /metrics port (0: any free port)",
+    "metrics_host": "interface /metrics listens on (empty: --host's)",
     "workers": "server processes sharing the port",
     "threads": "RPC threads per process",
     "max_batch_hands": "most hands in one EvaluateBatch",

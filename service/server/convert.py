@@ -16,7 +16,7 @@ from google.protobuf import any_pb2
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from evaluators.cards import Violation, card_text
+from evaluators.cards import Violation, cap, card_text, problem_count
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.registry import GameRules
 from evaluators.results import (
@@ -36,9 +36,8 @@ from evaluators.results import (
 )
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server.request_limits import check_evaluate, check_showdown
 
-MAX_VIOLATIONS = 10
-"""Violations with an index sent to a caller (see ``cap``)."""
 MAX_TEXT = 200
 """Longest field path or description sent back: a caller's text is echoed in messages."""
 
@@ -102,7 +101,9 @@ def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
 
 
 def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
-    """Parse and check one hand (raises InvalidRequest listing every problem)."""
+    """Parse and check one hand: RequestTooLarge when a list or string is over its limit
+    (``request_limits``), else InvalidRequest listing every problem."""
+    check_evaluate(request)
     return read_hand(
         to_game(request.game),
         request.hand,
@@ -113,10 +114,12 @@ def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
 
 
 def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
-    """Parse and check a showdown (raises InvalidRequest listing every problem).
+    """Parse and check a showdown: RequestTooLarge when a list or string is over its limit
+    (``request_limits``), else InvalidRequest listing every problem.
 
     An unknown declaration or ending number reads as a missing one.
     """
+    check_showdown(request)
     seats: list[SeatText] = [
         (s.player, list(s.hand), _core(_DECLARATION, s.declaration, Declaration))
         for s in request.seats
@@ -259,29 +262,6 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
 
 
-def cap(violations: Sequence[Violation]) -> list[Violation]:
-    """At most MAX_VIOLATIONS violations with an index (``hand[2]``), then one per field
-    counting the rest; violations of a whole field (``hand``, ``ending``) all stay, being
-    few. A batch's list (10 indexes and its own counts) passes unchanged."""
-    kept: list[Violation] = []
-    rest: dict[str, int] = {}
-    indexed = 0
-    for violation in violations:
-        if "[" not in violation.field:
-            kept.append(violation)
-        elif indexed < MAX_VIOLATIONS:
-            kept.append(violation)
-            indexed += 1
-        else:
-            root = violation.field.split("[", 1)[0]
-            rest[root] = rest.get(root, 0) + 1
-    kept += [
-        Violation(root, f"{count} more problems in {root} are not listed")
-        for root, count in rest.items()
-    ]
-    return kept
-
-
 def status(code: int, message: str, violations: Sequence[Violation] = ()) -> status_pb2.Status:
     """A ``google.rpc.Status``; with violations, a BadRequest detail lists them (``cap``ped,
     field paths like ``hand[2]``) and the message names the first and counts the others."""
@@ -307,8 +287,7 @@ def status(code: int, message: str, violations: Sequence[Violation] = ()) -> sta
 def _summary(message: str, violations: Sequence[Violation]) -> str:
     first = violations[0]
     text = f"{message}: {first.field}: {first.message}"
-    if len(violations) > 1:
-        more = len(violations) - 1
+    if (more := problem_count(violations) - 1) > 0:
         text += f" (and {more} more problem{'s' if more > 1 else ''})"
     return text
 

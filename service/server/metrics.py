@@ -13,7 +13,8 @@ live workers. ``game`` is the proto enum name without ``GAME_``, lower case; nev
 
 prometheus_client picks its value store when it is first imported: in memory, or files in
 ``PROMETHEUS_MULTIPROC_DIR`` (several worker processes). So this module imports it only
-in ``instruments()``/``serve_metrics()``, once the launcher has settled that variable.
+in ``instruments()``, once the launcher has settled that variable. The endpoint that
+serves them is ``service.server.metrics_http``.
 With metrics off, ``instruments()`` is never called and the ``record_*`` calls do nothing.
 """
 
@@ -33,8 +34,6 @@ from service.server.handlers import behavior_of, rewrap
 from service.server.limits import EXEMPT_PREFIXES
 
 if TYPE_CHECKING:
-    from wsgiref.simple_server import WSGIServer
-
     from prometheus_client import Counter
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -324,23 +323,3 @@ def mark_process_dead(pid: int) -> None:
         from prometheus_client import multiprocess
 
         multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]
-
-
-def serve_metrics(host: str, port: int) -> tuple[WSGIServer, int]:
-    """``/metrics`` over HTTP from a daemon thread; the server and the port it got (port 0
-    picks one). With ``PROMETHEUS_MULTIPROC_DIR`` set it shows the sum over every process
-    that wrote there, read anew on each scrape (a fresh registry and MultiProcessCollector);
-    otherwise this process's default registry. Raises OSError when the port is taken."""
-    from prometheus_client import REGISTRY, CollectorRegistry, start_http_server
-    from prometheus_client.multiprocess import MultiProcessCollector
-    from prometheus_client.registry import Collector
-
-    class EveryScrape(Collector):
-        def collect(self) -> Any:
-            registry = CollectorRegistry()
-            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
-            return registry.collect()
-
-    source = EveryScrape() if os.environ.get(MULTIPROC_ENV) else REGISTRY
-    server, _thread = start_http_server(port, addr=host, registry=source)
-    return server, int(server.server_port)

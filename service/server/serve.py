@@ -19,7 +19,6 @@ import signal
 import sys
 import time
 from importlib import metadata
-from wsgiref.simple_server import WSGIServer
 
 from evaluators.batch import evaluate_batch
 from evaluators.cards import DECK_SIZE, EMPTY, card_id, card_text
@@ -39,6 +38,7 @@ from service.server.build import (
 )
 from service.server.config import SettingError, Settings, add_serve_arguments
 from service.server.logs import configure, log_event
+from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import catch_signals
 from service.server.tls import CertificateError, CertificateStore, server_store
 from service.server.workers import run_workers
@@ -82,7 +82,9 @@ def _version() -> str:
         return "unknown"
 
 
-def start_metrics(settings: Settings, expose: bool) -> WSGIServer | None:
+def start_metrics(
+    settings: Settings, expose: bool, certificates: CertificateStore | None
+) -> MetricsServer | None:
     """This process's metrics; with ``expose``, also its ``/metrics`` endpoint (its port
     goes in the ``start`` line). Raises OSError when that port cannot be bound."""
     if expose:
@@ -90,7 +92,8 @@ def start_metrics(settings: Settings, expose: bool) -> WSGIServer | None:
     counters = metrics.instruments(_version())
     if not expose:
         return None
-    http, _port = metrics.serve_metrics(settings.host, settings.metrics_port)
+    host = settings.metrics_host or settings.host
+    http, _port = serve_metrics(host, settings.metrics_port, certificates)
     counters.workers.set(1)
     return http
 
@@ -107,7 +110,7 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
         print(f"handeval serve: bad setting --tls-cert / --tls-key: {error}", file=sys.stderr)
         return 2
     try:
-        http = start_metrics(settings, expose_metrics) if settings.metrics else None
+        http = start_metrics(settings, expose_metrics, certificates) if settings.metrics else None
     except OSError as error:
         log_event("error", logging.ERROR, message=f"cannot serve /metrics: {error}")
         return 1

@@ -33,6 +33,7 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
 from service.server.handlers import make_handler
 from service.server.logs import log_event
+from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
 
 Request = TypeVar("Request", bound=Message)
 Reply = TypeVar("Reply", bound=Message | bytes)
@@ -41,12 +42,16 @@ SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 
 @dataclass(frozen=True)
 class Unreadable:
-    """Request bytes that are not a message of the expected type."""
+    """Request bytes that are not a message of the expected type, or (``too_long``) more
+    than any request within the request limits takes, refused unparsed."""
 
     type_name: str
     reason: str
+    too_long: bool = False
 
     def status(self) -> status_pb2.Status:
+        if self.too_long:
+            return convert.status(code_pb2.RESOURCE_EXHAUSTED, self.reason)
         return convert.status(
             code_pb2.INVALID_ARGUMENT,
             f"the request is not a readable {self.type_name} message: {self.reason}",
@@ -54,7 +59,12 @@ class Unreadable:
 
 
 def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadable]:
+    name = message_type.DESCRIPTOR.full_name
+    limit = MAX_REQUEST_BYTES.get(name)
+
     def read(data: bytes) -> Message | Unreadable:
+        if limit is not None and len(data) > limit:
+            return Unreadable(name, too_many_bytes(name, len(data), limit), too_long=True)
         try:
             return message_type.FromString(data)
         except Exception as error:
@@ -173,6 +183,8 @@ def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
         reply = _evaluate(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
+    except RequestTooLarge as error:
+        problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     except Exception:
         problem = _internal("EvaluateStream", request)
     else:
@@ -212,7 +224,7 @@ def answer(
         reply = work(request)
     except InvalidRequest as error:
         problem = convert.invalid_argument(error.violations)
-    except BatchTooLarge as error:
+    except (BatchTooLarge, RequestTooLarge) as error:
         problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     except BatchCancelled:
         if _deadline_passed(context):

@@ -14,7 +14,9 @@ open keep the certificate they were made with until they close (``max_connection
 bounds that). ``--workers N``: each worker reloads when it gets SIGHUP, so the parent must
 pass the signal on.
 
-The metrics port stays plain HTTP; ``--health-port`` offers grpc.health.v1 in plaintext
+The metrics port (``service.server.metrics_http``) speaks TLS with the same store: its
+``ssl_context()`` holds the same files, swapped by the same reload, and asks for a client
+certificate when the gRPC port does. ``--health-port`` offers grpc.health.v1 in plaintext
 for Kubernetes' gRPC probes, which cannot speak TLS.
 """
 
@@ -47,6 +49,12 @@ def read_files(files: ServerFiles) -> tuple[bytes, bytes, bytes | None]:
     Raises CertificateError naming the file when one is missing, not PEM, or the key does
     not belong to the certificate.
     """
+    return _load(files)[0]
+
+
+def _load(files: ServerFiles) -> tuple[tuple[bytes, bytes, bytes | None], ssl.SSLContext]:
+    """``read_files``'s PEM, and the server SSLContext that checked them (requiring a
+    client certificate the CA signed when there is a client CA)."""
     try:
         key, chain = Path(files.key).read_bytes(), Path(files.cert).read_bytes()
         client_ca = Path(files.client_ca).read_bytes() if files.client_ca else None
@@ -64,7 +72,8 @@ def read_files(files: ServerFiles) -> tuple[bytes, bytes, bytes | None]:
             context.load_verify_locations(cadata=client_ca.decode("ascii", "replace"))
         except (ssl.SSLError, ValueError) as error:
             raise CertificateError(f"{files.client_ca} holds no CA certificate: {error}") from None
-    return key, chain, client_ca
+        context.verify_mode = ssl.CERT_REQUIRED
+    return (key, chain, client_ca), context
 
 
 def _configuration(
@@ -81,7 +90,8 @@ class CertificateStore:
         self.files = files
         self._lock = threading.Lock()
         self._pending: grpc.ServerCertificateConfiguration | None = None
-        self.initial = _configuration(*read_files(files))
+        pem, self._ssl_context = _load(files)
+        self.initial = _configuration(*pem)
         self.reloads = 0
 
     def credentials(self) -> grpc.ServerCredentials:
@@ -93,10 +103,17 @@ class CertificateStore:
     def reload(self) -> None:
         """Read the files again; new connections use them. Raises CertificateError (the
         old certificates stay) when they do not load."""
-        configuration = _configuration(*read_files(self.files))
+        pem, context = _load(self.files)
+        configuration = _configuration(*pem)
         with self._lock:
             self._pending = configuration
+            self._ssl_context = context
             self.reloads += 1
+
+    def ssl_context(self) -> ssl.SSLContext:
+        """The current certificates for Python's ssl (the metrics port)."""
+        with self._lock:
+            return self._ssl_context
 
     def _fetch(self) -> grpc.ServerCertificateConfiguration | None:
         with self._lock:

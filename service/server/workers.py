@@ -41,12 +41,13 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from wsgiref.simple_server import WSGIServer
 
 from service.server import metrics
 from service.server.config import Settings
 from service.server.logs import configure, log_event
+from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
+from service.server.tls import CertificateError, server_store
 
 POLL_SECONDS = 0.1
 QUICK_DEATH_SECONDS = 1.0
@@ -98,8 +99,13 @@ def run_workers(
             if settings.metrics:
                 metrics.instruments(version)
                 try:
-                    http, _ = metrics.serve_metrics(settings.host, settings.metrics_port)
-                except OSError as error:
+                    certificates = server_store(
+                        settings.tls_cert, settings.tls_key, settings.tls_client_ca
+                    )
+                    http, _ = serve_metrics(
+                        settings.metrics_host or settings.host, settings.metrics_port, certificates
+                    )
+                except (OSError, CertificateError) as error:
                     message = f"cannot serve /metrics on port {settings.metrics_port}: {error}"
                     log_event("error", logging.ERROR, message=message)
                     return 1
@@ -116,7 +122,7 @@ def _supervise(
     settings: Settings,
     worker: Callable[[Settings], int],
     signals: tuple[list[int], list[int]],
-    http: WSGIServer | None,
+    http: MetricsServer | None,
 ) -> int:
     received, hangups = signals
     alive = {_fork(settings, worker, http): time.monotonic() for _ in range(settings.workers)}
@@ -130,6 +136,8 @@ def _supervise(
             if hangups:  # each worker rereads its certificates
                 hangups.clear()
                 _send(alive, signal.SIGHUP)
+                if http is not None:
+                    http.reload_certificates()
             for pid in list(alive):
                 ended, status = os.waitpid(pid, os.WNOHANG)
                 if not ended or received:
@@ -194,7 +202,7 @@ def _death(status: int) -> str:
     return f"signal {signal.Signals(-code).name}" if code < 0 else f"exit {code}"
 
 
-def _fork(settings: Settings, worker: Callable[[Settings], int], http: WSGIServer | None) -> int:
+def _fork(settings: Settings, worker: Callable[[Settings], int], http: MetricsServer | None) -> int:
     """Start one worker process running ``worker(settings)``; its pid. The parent's
     ``/metrics`` socket is closed in it, so a draining orphan does not hold that port.
     The child starts with stop signals blocked until ``serve`` has its handlers, so a

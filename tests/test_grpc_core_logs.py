@@ -1,0 +1,54 @@
+"""Every line the server writes to stderr is JSON, even when callers make grpc's C core
+complain: 50 bad connections to a mutual-TLS port (plaintext HTTP/2, garbage, TLS without
+a client certificate) used to write 50 lines of grpc-core text. ``service/__init__.py``
+sets GRPC_VERBOSITY to ERROR when unset; the server here starts with it empty (unset)."""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import ssl
+from collections.abc import Callable
+from pathlib import Path
+
+from tests.conftest import ServerProcess
+from tests.test_tls import Authority, client, start_tls
+
+BAD_CONNECTIONS = 50
+HAND = "Ah Kh Qh Jh Th 2c 3d"
+
+
+def _bad_connection(port: int, kind: int, ca: bytes) -> None:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+        if kind == 0:
+            raw.sendall(b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + bytes(24))
+        elif kind == 1:
+            raw.sendall(bytes(range(256)))
+        else:
+            context = ssl.create_default_context(cadata=ca.decode())
+            context.check_hostname = False
+            with contextlib.suppress(OSError), context.wrap_socket(raw) as tls:
+                tls.sendall(b"PRI * HTTP/2.0\r\n\r\n")
+                tls.recv(1)
+            return
+        with contextlib.suppress(OSError):
+            raw.recv(1024)
+
+
+def test_bad_tls_connections_write_no_line_that_is_not_json(
+    launch_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    ours = Authority("handeval test CA")
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    (tmp_path / "clients.pem").write_bytes(ours.pem)
+    server = start_tls(
+        lambda *args, **kwargs: launch_server(*args, env={"GRPC_VERBOSITY": ""}, **kwargs),
+        "--tls-cert", cert, "--tls-key", key, "--tls-client-ca", str(tmp_path / "clients.pem"),
+    )  # fmt: skip
+    for index in range(BAD_CONNECTIONS):
+        _bad_connection(server.port, index % 3, ours.pem)
+    with client(server, ours, ours.issue("game-server", server=False)) as caller:
+        assert caller.evaluate("poker", HAND).strength > 0
+    assert server.stop() == 0
+    assert server.named("stop"), "its log was read to the end"
+    assert server.other_lines == []

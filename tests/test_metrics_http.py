@@ -1,0 +1,149 @@
+"""The /metrics endpoint (service/server/metrics_http.py): only /metrics, bounded threads
+and memory under half-open connections, a read timeout, and TLS with the gRPC port's
+certificates (reloaded on SIGHUP, client certificates when the gRPC port asks for them)."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import ssl
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from benchmarks.hostile_requests import status_kib
+from service.server.metrics_http import MAX_CONNECTIONS, SCRAPE_THREADS, answer
+from tests.conftest import ServerProcess
+from tests.test_tls import Authority, Issued, start_tls
+
+HALF_OPEN = 300
+THREAD_MARGIN = 2
+"""Besides the scrape threads: grpc may start a thread of its own meanwhile."""
+RSS_GROWTH_LIMIT_KIB = 32 * 1024
+"""Measured: +1.4 MiB and 1 thread for 300 half-open connections (before: 300 threads)."""
+
+
+def _render(accept: str) -> tuple[bytes, str]:
+    return b"up 1\n", f"text/plain; accept={accept}"
+
+
+@pytest.mark.parametrize("target", [b"/", b"/metricsx", b"/favicon.ico", b"/metrics/"])
+def test_every_other_path_is_404(target: bytes) -> None:
+    assert answer(b"GET " + target + b" HTTP/1.1\r\nHost: x", _render).startswith(b"HTTP/1.1 404")
+
+
+def test_metrics_answers_get_and_head_with_the_negotiated_format_and_refuses_the_rest() -> None:
+    got = answer(
+        b"GET /metrics?name[]=up HTTP/1.1\r\nAccept: application/openmetrics-text", _render
+    )
+    assert got.startswith(b"HTTP/1.1 200") and got.endswith(b"\r\n\r\nup 1\n")
+    assert b"accept=application/openmetrics-text" in got
+    head = answer(b"HEAD /metrics HTTP/1.0", _render)
+    assert head.startswith(b"HTTP/1.1 200")
+    assert head.endswith(b"Content-Length: 5\r\nConnection: close\r\n\r\n")
+    assert answer(b"POST /metrics HTTP/1.1", _render).startswith(b"HTTP/1.1 405")
+    assert answer(b"\x16\x03\x01 garbage", _render).startswith(b"HTTP/1.1 400")
+
+
+def metrics_port(server: ServerProcess) -> int:
+    return int(server.wait_for_event("start")["metrics_port"])
+
+
+def scrape(port: int, path: str = "/metrics", context: ssl.SSLContext | None = None) -> str:
+    scheme = "https" if context else "http"
+    with urllib.request.urlopen(f"{scheme}://127.0.0.1:{port}{path}", timeout=10,
+                                context=context) as reply:  # fmt: skip
+        return str(reply.read().decode())
+
+
+def threads(pid: int) -> int:
+    return status_kib(pid, "Threads")
+
+
+@pytest.fixture
+def half_open() -> Iterator[Callable[[int, int], list[socket.socket]]]:
+    opened: list[socket.socket] = []
+
+    def open_half(port: int, count: int) -> list[socket.socket]:
+        for _ in range(count):
+            held = socket.create_connection(("127.0.0.1", port), timeout=10)
+            held.sendall(b"GET /metr")
+            opened.append(held)
+        return opened
+
+    yield open_half
+    for held in opened:
+        held.close()
+
+
+def test_half_open_requests_hold_no_threads_and_a_scrape_is_still_served(
+    launch_server: Callable[..., ServerProcess],
+    half_open: Callable[[int, int], list[socket.socket]],
+) -> None:
+    server = launch_server()
+    port = metrics_port(server)
+    assert "grpc_server_started_total" in scrape(port)
+    threads_before, rss_before = threads(server.pid), status_kib(server.pid, "VmRSS")
+    half_open(port, HALF_OPEN)
+    assert HALF_OPEN > MAX_CONNECTIONS, "the oldest are closed to make room"
+    assert "grpc_server_started_total" in scrape(port)
+    assert threads(server.pid) <= threads_before + SCRAPE_THREADS + THREAD_MARGIN
+    assert status_kib(server.pid, "VmRSS") - rss_before < RSS_GROWTH_LIMIT_KIB
+    with pytest.raises(urllib.error.HTTPError) as elsewhere:
+        scrape(port, "/")
+    assert elsewhere.value.code == 404
+
+
+def test_a_half_sent_request_is_closed_after_the_read_timeout(
+    launch_server: Callable[..., ServerProcess],
+    half_open: Callable[[int, int], list[socket.socket]],
+) -> None:
+    server = launch_server()
+    (held,) = half_open(metrics_port(server), 1)
+    held.settimeout(60)
+    assert held.recv(1024) == b"", "closed without an answer"
+
+
+def _trusting(ca: Authority, client: Issued | None, tmp_path: Path) -> ssl.SSLContext:
+    context = ssl.create_default_context(cadata=ca.pem.decode())
+    if client is not None:
+        cert, key = client.write(tmp_path, "scraper")
+        context.load_cert_chain(cert, key)
+    return context
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_with_tls_the_metrics_are_served_over_tls_with_the_same_certificate(
+    launch_server: Callable[..., ServerProcess], tmp_path: Path, workers: str
+) -> None:
+    ours, theirs = Authority("handeval test CA"), Authority("some other CA")
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key, "--workers", workers)
+    line = server.wait_for_event("workers" if workers == "2" else "start")
+    port = int(line["metrics_port"])
+    assert "grpc_server_started_total" in scrape(port, context=_trusting(ours, None, tmp_path))
+    with pytest.raises((urllib.error.URLError, ConnectionError)):
+        scrape(port)
+    theirs.issue("handeval", server=True).write(tmp_path, "server")
+    server.process.send_signal(signal.SIGHUP)
+    server.wait_for_event("reload", timeout=30)  # a worker's: the parent reloads first
+    reloaded = _trusting(theirs, None, tmp_path)
+    assert "grpc_server_started_total" in scrape(port, context=reloaded)
+
+
+def test_with_mutual_tls_a_scrape_needs_a_client_certificate(
+    launch_server: Callable[..., ServerProcess], tmp_path: Path
+) -> None:
+    ours = Authority("handeval test CA")
+    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
+    (tmp_path / "clients.pem").write_bytes(ours.pem)
+    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key,
+                       "--tls-client-ca", str(tmp_path / "clients.pem"))  # fmt: skip
+    port = metrics_port(server)
+    with pytest.raises((urllib.error.URLError, ssl.SSLError, ConnectionError)):
+        scrape(port, context=_trusting(ours, None, tmp_path))
+    scraper = ours.issue("prometheus", server=False)
+    assert "grpc_server_started_total" in scrape(port, context=_trusting(ours, scraper, tmp_path))
