@@ -51,7 +51,7 @@ def _flood(size: int) -> int:
     return (RECEIVE - 64) // size
 
 
-def _hand(cards: list[str], game: pb.Game = pb.GAME_POKER_HIGH) -> pb.EvaluateRequest:
+def _hand(cards: list[str], game: pb.Game.ValueType = pb.GAME_POKER_HIGH) -> pb.EvaluateRequest:
     return pb.EvaluateRequest(game=game, hand=cards)
 
 
