@@ -31,7 +31,9 @@ async def _flood(target: str, connections: int, per_connection: int, port: int) 
     """Open ``connections x per_connection`` EvaluateStreams that never send, wait until the
     server has started them all, then make 200 unary calls and 20 health checks on a
     connection of its own; the tally of what happened."""
-    channels = [grpc.aio.insecure_channel(target, options=OWN_CONNECTION) for _ in range(connections)]
+    channels = [
+        grpc.aio.insecure_channel(target, options=OWN_CONNECTION) for _ in range(connections)
+    ]
     idle = [
         pb_grpc.HandEvaluatorStub(channel).EvaluateStream(timeout=120)  # type: ignore[no-untyped-call]
         for channel in channels

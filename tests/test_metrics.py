@@ -19,8 +19,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
 from service.server.limits import Admission
+from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 
 if TYPE_CHECKING:
