@@ -1,9 +1,10 @@
 """Hostile callers, measured: a well-behaved client while idle streams are held open, and
 the unary Evaluate rate, against this tree's server or another checkout's.
 
-``python -m benchmarks.attacks [--checkout DIR] [--streams 1000] [--calls 500]
-[--rounds 3] [--seconds 3]`` starts ``python -m service serve`` of ``DIR`` (default this
-tree; e.g. ``/work/main`` for the sync server, read only) on a free loopback port, then:
+``python -m benchmarks.attacks [--checkout DIR] [--compare DIR] [--streams 1000]
+[--calls 500] [--rounds 3] [--seconds 3]`` starts ``python -m service serve`` of ``DIR``
+(default this tree; e.g. ``/work/main`` for the sync server, read only) on a free loopback
+port, then:
 
 1. ``quiet``: ``--calls`` sequential Evaluate calls (7-card poker), latency p50/p99 and
    failures;
@@ -11,7 +12,10 @@ tree; e.g. ``/work/main`` for the sync server, read only) on a free loopback por
    connections of 100 (each channel its own connection), held open while the same calls
    run again (each with a 2 s deadline; the phase stops after 30 s whatever is left);
 3. ``rate``: Evaluate calls per second from 32 calls in flight over 2 connections, for
-   ``--seconds`` a round, median of ``--rounds``.
+   ``--seconds`` a round, median of ``--rounds``. With ``--compare DIR`` that checkout's
+   server runs too and the rounds alternate between the two (the cores are shared and
+   noisy, so alternating is fairer than one server after the other); its median and the
+   ratio are added.
 
 Prints one JSON object. Bounded in count and time; nothing here is asserted.
 """
@@ -129,33 +133,61 @@ async def rate(target: str, seconds: float, in_flight: int = 32) -> float:
     return done / elapsed
 
 
-async def measure(target: str, options: argparse.Namespace) -> dict[str, Any]:
+async def measure(target: str, other: str | None, options: argparse.Namespace) -> dict[str, Any]:
     quiet = await polite(target, options.calls, ATTACK_PHASE_SECONDS)
     attacked = await under_attack(target, options.streams, options.calls)
-    rounds = [await rate(target, options.seconds) for _ in range(options.rounds)]
-    return {
+    rounds: list[float] = []
+    others: list[float] = []
+    for _ in range(options.rounds):
+        rounds.append(await rate(target, options.seconds))
+        if other is not None:
+            others.append(await rate(other, options.seconds))
+    result = {
         "quiet": quiet,
         "under_attack": attacked,
         "evaluate_per_s_median": round(statistics.median(rounds)),
         "evaluate_per_s_rounds": [round(r) for r in rounds],
     }
+    if others:
+        result |= {
+            "compare_evaluate_per_s_median": round(statistics.median(others)),
+            "compare_evaluate_per_s_rounds": [round(r) for r in others],
+            "ratio": round(statistics.median(rounds) / statistics.median(others), 2),
+        }
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.attacks", description=__doc__)
     parser.add_argument("--checkout", type=Path, default=ROOT, help="tree whose server to run")
+    parser.add_argument("--compare", type=Path, help="another tree: alternate rate rounds")
     parser.add_argument("--streams", type=int, default=1000)
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0)
     options = parser.parse_args(argv)
     process, target = start(options.checkout.resolve())
+    processes = [process]
     try:
-        result = asyncio.run(measure(target, options))
+        other = None
+        if options.compare:
+            compared, other = start(options.compare.resolve())
+            processes.append(compared)
+        result = asyncio.run(measure(target, other, options))
     finally:
-        process.terminate()
-        process.wait(30)
-    print(json.dumps({"checkout": str(options.checkout), "streams": options.streams, **result}))
+        for running in processes:
+            running.terminate()
+            running.wait(30)
+    print(
+        json.dumps(
+            {
+                "checkout": str(options.checkout),
+                "compare": options.compare and str(options.compare),
+                "streams": options.streams,
+                **result,
+            }
+        )
+    )
     return 0
 
 
