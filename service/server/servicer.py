@@ -9,6 +9,10 @@ Requests are decoded here (``method_handlers``), not by grpc: bytes that are no 
 the request's type are the caller's mistake, INVALID_ARGUMENT (a stream replies with
 ``error`` and goes on). grpc's own decoding would answer INTERNAL and, in a stream, leave
 the call open until the shutdown grace runs out.
+
+A stream that sends nothing for ``--stream-idle-seconds`` is ended DEADLINE_EXCEEDED: a time
+limit ran out, which is what that code says; CANCELLED would read, in the caller's error and
+in ``grpc_server_handled_total``, as the client's own cancel.
 """
 
 from __future__ import annotations
@@ -117,7 +121,7 @@ class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
     async def Evaluate(
         self, request: pb.EvaluateRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        return await self._answer(context, "Evaluate", request, _evaluate)
+        return await self.answer(context, "Evaluate", request, _evaluate)
 
     async def EvaluateStream(
         self,
@@ -189,19 +193,19 @@ class HandEvaluatorServicer(pb_grpc.HandEvaluatorServicer):
             )
             return batch_reply.serialized(result)
 
-        return await self._answer(context, "EvaluateBatch", request, work, stop)
+        return await self.answer(context, "EvaluateBatch", request, work, stop)
 
     async def Showdown(
         self, request: pb.ShowdownRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        return await self._answer(context, "Showdown", request, _showdown)
+        return await self.answer(context, "Showdown", request, _showdown)
 
     async def ListGames(
         self, request: pb.ListGamesRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        return await self._answer(context, "ListGames", request, _list_games)
+        return await self.answer(context, "ListGames", request, _list_games)
 
-    async def _answer(
+    async def answer(
         self,
         context: grpc.aio.ServicerContext,
         method: str,
