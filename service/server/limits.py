@@ -138,10 +138,6 @@ class Admission:
         with self._lock:
             self._taken -= 1
 
-    @property
-    def taken(self) -> int:
-        return self._taken
-
 
 class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
