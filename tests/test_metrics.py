@@ -210,6 +210,10 @@ def test_an_aborted_call_is_handled_with_its_go_code_and_sends_nothing(
     assert call_error(lambda: stub.EvaluateBatch(too_big)) == grpc.StatusCode.RESOURCE_EXHAUSTED
     handled = "grpc_server_handled_total"
     evaluate, batch = rpc("Evaluate"), rpc("EvaluateBatch")
+    counted_by = time.monotonic() + 10  # an abort sends its status before the count is made
+    while registry.get_sample_value(handled, {**batch, "grpc_code": "ResourceExhausted"}) != 1:
+        assert time.monotonic() < counted_by
+        time.sleep(0.01)
     assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "InvalidArgument"}) == 1
     assert registry.get_sample_value(handled, {**batch, "grpc_code": "ResourceExhausted"}) == 1
     assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "OK"}) == 0
