@@ -13,10 +13,9 @@ and serves until SIGTERM/SIGINT.
 from __future__ import annotations
 
 import argparse
-import signal
+import asyncio
 import sys
-import threading
-from types import FrameType
+from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
@@ -26,25 +25,40 @@ from service.server.build import build_server, mark_serving, new_health
 from service.server.config import Settings, add_serve_arguments
 from service.server.logs import configure, log_event
 from service.server.serve import warm_up
+from service.server.signals import Caught, catch_signals
 
 
 class BenchServicer(bench_grpc.BenchServicer):
-    """Stateless; does as little as a servicer can."""
+    """Stateless; does as little as a servicer can (coroutines, as the real server's are)."""
 
-    def Noop(
-        self, request: bench_pb.NoopRequest, context: grpc.ServicerContext
+    async def Noop(
+        self, request: bench_pb.NoopRequest, context: grpc.aio.ServicerContext
     ) -> bench_pb.NoopReply:
         return bench_pb.NoopReply()
 
-    def Echo(
-        self, request: bench_pb.EchoRequest, context: grpc.ServicerContext
+    async def Echo(
+        self, request: bench_pb.EchoRequest, context: grpc.aio.ServicerContext
     ) -> bench_pb.EchoReply:
         return bench_pb.EchoReply(payload=request.payload)
 
 
-def add_bench_servicer(server: grpc.Server) -> None:
+def add_bench_servicer(server: grpc.aio.Server) -> None:
     """Register ``Bench`` on a server that has not been started yet."""
     bench_grpc.add_BenchServicer_to_server(BenchServicer(), server)
+
+
+async def _serve(settings: Settings, caught: Caught) -> None:
+    with ThreadPoolExecutor(max_workers=settings.threads) as pool:
+        health = await new_health()
+        server, port = build_server(settings, health, pool)
+        add_bench_servicer(server)
+        await server.start()
+        await asyncio.get_running_loop().run_in_executor(pool, warm_up)
+        await mark_serving(health)
+        log_event("ready", port=port)
+        while not caught.stops:
+            await asyncio.sleep(0.1)
+        await server.stop(1.0)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -55,23 +69,7 @@ def main(argv: list[str] | None = None) -> int:
     add_serve_arguments(parser)
     settings = Settings.from_args(parser.parse_args(argv))
     configure(settings.log_level)
-    stop = threading.Event()
-
-    def on_signal(signum: int, frame: FrameType | None) -> None:
-        stop.set()
-
-    for stop_signal in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(stop_signal, on_signal)
-    health = new_health()
-    server, port = build_server(settings, health)
-    add_bench_servicer(server)
-    server.start()
-    warm_up()
-    mark_serving(health)
-    log_event("ready", port=port)
-    while not stop.wait(0.1):
-        pass
-    server.stop(1.0).wait()
+    asyncio.run(_serve(settings, catch_signals()))
     return 0
 
 

@@ -4,6 +4,8 @@ summing both workers after a known set of calls."""
 
 from __future__ import annotations
 
+import asyncio
+import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -17,8 +19,9 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.server.limits import Admission
 from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
-from service.server.servicer import HandEvaluatorServicer
+from service.server.servicer import HandEvaluatorServicer, method_handlers
 
 if TYPE_CHECKING:
     from conftest import ServerProcess
@@ -119,19 +122,36 @@ class InProcess(NamedTuple):
 
 @pytest.fixture
 def in_process() -> Iterator[InProcess]:
-    """The real servicer behind the interceptor in this process, with its own registry."""
+    """The real servicer behind the interceptor on an aio server in this process (its loop
+    in a thread of its own), with its own registry."""
     registry = CollectorRegistry()
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=4),
-        interceptors=(MetricsInterceptor(Instruments(registry)),),
-        options=(("grpc.so_reuseport", 0),),
-    )
-    pb_grpc.add_HandEvaluatorServicer_to_server(HandEvaluatorServicer(max_batch_hands=10), server)
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-        yield InProcess(registry, pb_grpc.HandEvaluatorStub(channel), channel)
-    server.stop(None).wait()
+    loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
+    pool = futures.ThreadPoolExecutor(max_workers=2)
+
+    async def start() -> tuple[grpc.aio.Server, int]:
+        server = grpc.aio.server(
+            interceptors=(MetricsInterceptor(Instruments(registry)),),
+            options=(("grpc.so_reuseport", 0),),
+        )
+        servicer = HandEvaluatorServicer(10, Admission(4), pool, 1 << 20, 0)
+        handlers = grpc.method_handlers_generic_handler(SERVICE, method_handlers(servicer))
+        server.add_generic_rpc_handlers((handlers,))
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        return server, port
+
+    server, port = asyncio.run_coroutine_threadsafe(start(), loop).result(30)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
+            yield InProcess(registry, pb_grpc.HandEvaluatorStub(channel), channel)
+    finally:
+        asyncio.run_coroutine_threadsafe(server.stop(None), loop).result(30)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+        loop.close()
+        pool.shutdown()
 
 
 def test_every_evaluator_method_starts_at_zero_with_code_ok(
@@ -174,6 +194,10 @@ def test_an_aborted_call_is_handled_with_its_go_code_and_sends_nothing(
     assert call_error(lambda: stub.EvaluateBatch(too_big)) == grpc.StatusCode.RESOURCE_EXHAUSTED
     handled = "grpc_server_handled_total"
     evaluate, batch = rpc("Evaluate"), rpc("EvaluateBatch")
+    counted_by = time.monotonic() + 10  # an abort sends its status before the count is made
+    while registry.get_sample_value(handled, {**batch, "grpc_code": "ResourceExhausted"}) != 1:
+        assert time.monotonic() < counted_by
+        time.sleep(0.01)
     assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "InvalidArgument"}) == 1
     assert registry.get_sample_value(handled, {**batch, "grpc_code": "ResourceExhausted"}) == 1
     assert registry.get_sample_value(handled, {**evaluate, "grpc_code": "OK"}) == 0

@@ -3,6 +3,7 @@ reflection, and draining on SIGTERM/SIGINT."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import queue
 import signal
@@ -38,7 +39,7 @@ from service.server.build import (
     new_health,
 )
 from service.server.config import Settings
-from service.server.limits import message_limits
+from service.server.limits import Admission, message_limits
 from service.server.logs import JsonLines
 from tests.conftest import ServerProcess
 
@@ -476,38 +477,47 @@ def test_a_huge_card_text_is_refused_with_a_short_answer(stub: pb_grpc.HandEvalu
     assert all(len(v.description) <= convert.MAX_TEXT for v in violations_of(typo))
 
 
+async def _call_a_crashing_handler(request: pb.EvaluateRequest) -> grpc.aio.AioRpcError:
+    """Evaluate through ``HandEvaluatorServicer.answer`` with work that raises, on an aio
+    server of its own; the error the caller gets."""
+    with futures.ThreadPoolExecutor(max_workers=1) as pool:
+        evaluator = servicer.HandEvaluatorServicer(10, Admission(4), pool, 1 << 20, 0)
+
+        async def crash(request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> bytes:
+            work = lambda _: pb.Evaluation(strength=1 // 0)  # noqa: E731
+            return await evaluator.answer(context, "Evaluate", request, work)
+
+        handler = grpc.method_handlers_generic_handler(
+            "test.Crash",
+            {
+                "Call": grpc.unary_unary_rpc_method_handler(
+                    crash, request_deserializer=pb.EvaluateRequest.FromString
+                )
+            },
+        )
+        server = grpc.aio.server(handlers=[handler])
+        port = server.add_insecure_port("127.0.0.1:0")
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                call = channel.unary_unary(
+                    "/test.Crash/Call",
+                    request_serializer=pb.EvaluateRequest.SerializeToString,
+                    response_deserializer=pb.Evaluation.FromString,
+                )
+                with pytest.raises(grpc.aio.AioRpcError) as caught:
+                    await call(request, timeout=10)
+                return caught.value
+        finally:
+            await server.stop(None)
+
+
 def test_a_bug_is_internal_with_an_incident_id_and_its_stack_only_in_the_log(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    def crash(request: pb.EvaluateRequest, context: grpc.ServicerContext) -> pb.Evaluation:
-        return servicer.answer(
-            context, "Evaluate", request, lambda _: pb.Evaluation(strength=1 // 0)
-        )
-
-    handler = grpc.method_handlers_generic_handler(
-        "test.Crash",
-        {
-            "Call": grpc.unary_unary_rpc_method_handler(
-                crash,
-                request_deserializer=pb.EvaluateRequest.FromString,
-                response_serializer=pb.Evaluation.SerializeToString,
-            )
-        },
-    )
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2), handlers=[handler])
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
     request = evaluate_request(Game.POKER_HIGH)
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel, caplog.at_level(logging.ERROR):
-            call = channel.unary_unary(
-                "/test.Crash/Call",
-                request_serializer=pb.EvaluateRequest.SerializeToString,
-                response_deserializer=pb.Evaluation.FromString,
-            )
-            error = call_error(call, request)
-    finally:
-        server.stop(None)
+    with caplog.at_level(logging.ERROR):
+        error = asyncio.run(_call_a_crashing_handler(request))
     assert error.code() == grpc.StatusCode.INTERNAL
     assert "incident" in error.details()
     assert "ZeroDivisionError" not in error.details() and "Traceback" not in error.details()
@@ -540,32 +550,39 @@ def test_health_of_an_unknown_service_is_not_found(channel: grpc.Channel) -> Non
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
 
 
-def test_health_goes_not_serving_then_serving_then_not_serving_when_draining() -> None:
-    health = new_health()
-    server, port = build_server(Settings(host="127.0.0.1", port=0), health)
-    server.start()
+async def _health_through_a_drain() -> list[tuple[int, int]]:
+    """Health of "" and the evaluator: built, marked serving, draining, serving again."""
     seen = []
-    try:
-        with grpc.insecure_channel(f"127.0.0.1:{port}") as channel:
-            stub = health_pb2_grpc.HealthStub(channel)
+    with futures.ThreadPoolExecutor(max_workers=1) as pool:
+        health = await new_health()
+        server, port = build_server(Settings(host="127.0.0.1", port=0), health, pool)
+        await server.start()
+        try:
+            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
+                stub = health_pb2_grpc.HealthStub(channel)
 
-            def check() -> tuple[int, int]:
-                return tuple(  # type: ignore[return-value]
-                    stub.Check(health_pb2.HealthCheckRequest(service=s), timeout=5).status
-                    for s in ("", SERVICE_NAME)
-                )
+                async def check() -> tuple[int, int]:
+                    replies = [
+                        await stub.Check(health_pb2.HealthCheckRequest(service=s), timeout=5)
+                        for s in ("", SERVICE_NAME)
+                    ]
+                    return replies[0].status, replies[1].status
 
-            seen.append(check())
-            mark_serving(health)
-            seen.append(check())
-            mark_draining(health)
-            seen.append(check())
-            mark_serving(health)
-            seen.append(check())
-    finally:
-        server.stop(None)
+                seen.append(await check())
+                await mark_serving(health)
+                seen.append(await check())
+                await mark_draining(health)
+                seen.append(await check())
+                await mark_serving(health)
+                seen.append(await check())
+        finally:
+            await server.stop(None)
+    return seen
+
+
+def test_health_goes_not_serving_then_serving_then_not_serving_when_draining() -> None:
     both = [(NOT_SERVING, NOT_SERVING), (SERVING, SERVING)]
-    assert seen == [both[0], both[1], both[0], both[0]]
+    assert asyncio.run(_health_through_a_drain()) == [both[0], both[1], both[0], both[0]]
 
 
 def test_reflection_lists_the_evaluator_and_health(channel: grpc.Channel) -> None:

@@ -1,13 +1,19 @@
-"""Build the gRPC server: the evaluator, health, reflection, limits, bound to its port.
+"""Build the gRPC server (grpc.aio): the evaluator, health, reflection, limits, bound to
+its port. Build it, and use it, on the event loop that will run it.
 
 Health (``grpc.health.v1.Health``) covers the overall ``""`` and ``handeval.v1.HandEvaluator``:
 ``new_health()`` starts both NOT_SERVING; ``mark_serving`` once the tables are warm;
 ``mark_draining`` on shutdown (permanent). Building does not start the server.
+
+grpc.aio, not grpc's thread-pool server: there every open stream holds a pool thread for
+its whole life, so a few idle streams locked every other caller out. On the loop an idle
+stream is a waiting coroutine; scoring runs on the loop (microseconds) or, for a batch, in
+a bounded thread pool (``--threads``).
 """
 
 from __future__ import annotations
 
-from concurrent import futures
+from concurrent.futures import Executor
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -15,7 +21,12 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics
 from service.server.config import Settings
-from service.server.limits import LimitsInterceptor, concurrency_bound, message_limits
+from service.server.limits import (
+    Admission,
+    LimitsInterceptor,
+    concurrency_bound,
+    message_limits,
+)
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
@@ -28,27 +39,22 @@ class BindError(RuntimeError):
     """The server could not listen where the settings say (port taken, bad host)."""
 
 
-def new_health() -> health.HealthServicer:
+async def new_health() -> health.aio.HealthServicer:
     """A health servicer reporting NOT_SERVING for the overall and the evaluator service."""
-    servicer = health.HealthServicer(
-        experimental_non_blocking=True,
-        experimental_thread_pool=futures.ThreadPoolExecutor(
-            max_workers=2, thread_name_prefix="handeval-health"
-        ),
-    )
+    servicer = health.aio.HealthServicer()
     for name in HEALTH_NAMES:
-        servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
+        await servicer.set(name, health_pb2.HealthCheckResponse.NOT_SERVING)
     return servicer
 
 
-def mark_serving(servicer: health.HealthServicer) -> None:
+async def mark_serving(servicer: health.aio.HealthServicer) -> None:
     for name in HEALTH_NAMES:
-        servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+        await servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
 
 
-def mark_draining(servicer: health.HealthServicer) -> None:
+async def mark_draining(servicer: health.aio.HealthServicer) -> None:
     """NOT_SERVING for good: later ``set`` calls are ignored."""
-    servicer.enter_graceful_shutdown()
+    await servicer.enter_graceful_shutdown()
 
 
 def channel_options(settings: Settings) -> list[tuple[str, int]]:
@@ -58,7 +64,9 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
     the server pings a quiet connection every ``keepalive_seconds`` (idle ones too) and
     closes it when the ping goes unanswered, so a vanished client frees its streams;
     clients may ping every ``min_ping_interval_seconds`` (ours ping every 60 s), and one
-    pinging faster is sent away (GOAWAY) at its second offence. ``max_connection_age``
+    pinging faster is sent away (GOAWAY) at its second offence. A connection may have
+    ``max_streams_per_connection`` calls open at once (HTTP/2 SETTINGS); a client's
+    further streams wait in its channel. ``max_connection_age``
     (grpc adds +-10% jitter) makes clients reconnect, so a plain Service spreads them
     over new pods; calls open then get the grace to finish before the connection closes.
     """
@@ -73,6 +81,7 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
         ("grpc.http2.min_recv_ping_interval_without_data_ms",
          _ms(settings.min_ping_interval_seconds)),
         ("grpc.http2.max_ping_strikes", 2),
+        ("grpc.max_concurrent_streams", settings.max_streams_per_connection),
     ]  # fmt: skip
     if settings.max_connection_age_seconds:
         options += [
@@ -86,23 +95,12 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
-def limits_interceptor(settings: Settings) -> LimitsInterceptor:
-    """The concurrency bound and default deadline of ``settings`` (``service.server.limits``)."""
-    return LimitsInterceptor(
-        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
-        settings.default_deadline_seconds,
-    )
-
-
 def build_health_server(
-    settings: Settings, health_servicer: health.HealthServicer
-) -> tuple[grpc.Server, int]:
+    settings: Settings, health_servicer: health.aio.HealthServicer
+) -> tuple[grpc.aio.Server, int]:
     """A plaintext server offering only ``health_servicer`` on ``settings.health_port``
     (Kubernetes' gRPC probes cannot speak TLS), not started, and its port."""
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="handeval-health-port"),
-        options=[("grpc.so_reuseport", 1 if settings.workers > 1 else 0)],
-    )
+    server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if settings.workers > 1 else 0)])
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     address = f"{settings.address().rsplit(':', 1)[0]}:{settings.health_port}"
     try:
@@ -116,26 +114,35 @@ def build_health_server(
 
 def build_server(
     settings: Settings,
-    health_servicer: health.HealthServicer | None = None,
+    health_servicer: health.aio.HealthServicer,
+    pool: Executor,
     certificates: CertificateStore | None = None,
-) -> tuple[grpc.Server, int]:
+) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``settings.address()``, not started, and the port it got.
 
-    Port 0 asks for any free port. Raises BindError when the address cannot be bound; with
-    ``so_reuseport`` off (one worker), a port another process holds is such an error.
-    With ``settings.tls_cert`` the port speaks TLS with ``certificates`` (read from the
-    settings' files when not given; CertificateError if they do not load).
+    ``pool`` runs the batches (``settings.threads`` threads is the intent); the caller
+    shuts it down after the server. Port 0 asks for any free port. Raises BindError when
+    the address cannot be bound; with ``so_reuseport`` off (one worker), a port another
+    process holds is such an error. With ``settings.tls_cert`` the port speaks TLS with
+    ``certificates`` (read from the settings' files when not given; CertificateError if
+    they do not load).
     """
     counting = [metrics.MetricsInterceptor(metrics.instruments())] if settings.metrics else []
-    server = grpc.server(
-        futures.ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-rpc"),
+    server = grpc.aio.server(
         options=channel_options(settings),
-        interceptors=[*counting, limits_interceptor(settings)],  # counts refused calls too
+        interceptors=[*counting, LimitsInterceptor(settings.default_deadline_seconds)],
     )
-    handlers = method_handlers(HandEvaluatorServicer(settings.max_batch_hands))
+    servicer = HandEvaluatorServicer(
+        settings.max_batch_hands,
+        Admission(concurrency_bound(settings.max_concurrent_rpcs, settings.threads)),
+        pool,
+        message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
+        settings.stream_idle_seconds,
+    )
+    handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer or new_health(), server)
+    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
     if settings.reflection:
         enable_reflection([SERVICE_NAME, health.SERVICE_NAME], server)
     address = settings.address()

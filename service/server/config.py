@@ -50,7 +50,7 @@ class Settings:
     workers: int = dataclasses.field(default_factory=default_workers)
     """Server processes sharing the port (``service.server.workers``); default one per CPU."""
     threads: int = 32
-    """Threads serving RPCs in one process; an open stream holds one for its life."""
+    """Threads scoring batches in one process (the rest runs on the event loop)."""
     max_batch_hands: int = 100_000
     """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
     max_message_bytes: int = 0
@@ -63,7 +63,8 @@ class Settings:
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
     """Evaluator calls running at once per process; more are RESOURCE_EXHAUSTED at once.
-    0: three quarters of ``threads``. Must be below ``threads`` (``service.server.limits``)."""
+    0: three quarters of ``threads``. A unit of work is a call, or a stream's message while
+    it is scored (``service.server.limits``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0
@@ -85,6 +86,10 @@ class Settings:
     """PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS)."""
     health_port: int = 0
     """A plaintext port serving only grpc.health.v1 (Kubernetes probes with TLS on); 0: off."""
+    max_streams_per_connection: int = 100
+    """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
+    stream_idle_seconds: float = 30.0
+    """An EvaluateStream with no request for this long is ended DEADLINE_EXCEEDED; 0: never."""
 
     def address(self) -> str:
         """``host:port`` as gRPC wants it (IPv6 hosts bracketed)."""
@@ -128,11 +133,6 @@ class Settings:
         if self.health_port and self.health_port in (self.port, self.metrics_port):
             raise SettingError(
                 f"bad setting --health-port: {self.health_port} is also the gRPC or metrics port"
-            )
-        if self.max_concurrent_rpcs >= self.threads:
-            raise SettingError(
-                f"bad setting --max-concurrent-rpcs: {self.max_concurrent_rpcs} must be below "
-                f"--threads ({self.threads}): spare threads turn the excess away"
             )
         if bool(self.tls_cert) != bool(self.tls_key):
             raise SettingError("bad setting --tls-cert / --tls-key: give both or neither")
@@ -225,6 +225,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "tls_key": _file,
     "tls_client_ca": _file,
     "health_port": _int_in(0, 65535),
+    "max_streams_per_connection": _int_in(1, 2**31 - 1),
+    "stream_idle_seconds": _seconds,
 }
 
 _HELP = {
@@ -234,7 +236,7 @@ _HELP = {
     "metrics_port": "Prometheus /metrics port (0: any free port)",
     "metrics_host": "interface /metrics listens on (empty: --host's)",
     "workers": "server processes sharing the port",
-    "threads": "RPC threads per process",
+    "threads": "batch threads per process",
     "max_batch_hands": "most hands in one EvaluateBatch",
     "max_message_bytes": "largest request or reply in bytes (0: from --max-batch-hands)",
     "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
@@ -251,6 +253,8 @@ _HELP = {
     "tls_key": "PEM private key of --tls-cert",
     "tls_client_ca": "PEM CA: require client certificates it signed",
     "health_port": "plaintext health-only port (0: off)",
+    "max_streams_per_connection": "calls open at once on one client connection",
+    "stream_idle_seconds": "end an EvaluateStream idle this long (0: never)",
 }
 
 

@@ -1,31 +1,34 @@
-"""Per-process limits: how many calls run at once, how long a call without a deadline may
-take, and how large a message may be.
+"""Per-process limits: how much work runs at once, how long a call without a deadline may
+take, how long a stream may sit idle, and how large a message may be.
 
-``LimitsInterceptor`` (a grpc server interceptor) does the first two for the evaluator's
-RPCs; health and reflection calls pass untouched, so probes are answered under overload.
+Admission counts work in progress, not open calls: a unary call takes a slot while it
+runs, a stream takes one for each message while that message is being scored (never while
+it waits for the next). With every slot taken, the call (or the stream message) is
+answered RESOURCE_EXHAUSTED at once, nothing queued behind the busy ones; a stream's
+refused message gets its ``error`` and the stream goes on. A batch's slot is held until its
+thread has stopped, so a cancelled batch still counts until it has really let go. The count
+is per process; ``--workers N`` admits N times as many. Health and reflection are outside
+it (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
+``maximum_concurrent_rpcs`` is not used: it counts open streams and health checks.)
 
-Concurrency: a call takes a slot when its handler starts and gives it back when the handler
-ends (for a stream, when the stream ends). With every slot taken, the call is answered
-RESOURCE_EXHAUSTED at once, nothing queued behind the busy ones. A grpc server hands calls
-to its thread pool before any handler runs, so the bound must stay below ``--threads``:
-the threads above it are the ones that turn the excess away (and answer health checks)
-in microseconds. The count is per process; ``--workers N`` admits N times as many.
-(grpc's own ``maximum_concurrent_rpcs`` is not used: it counts health checks too, so a
-busy server would fail its probes and be restarted just when it is needed most.)
+Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
+``default_deadline_s`` after it starts. The handler sees it through its context
+(``time_remaining()``); the servicer checks it before work, between the messages of a
+stream and between the chunks of a batch, and answers DEADLINE_EXCEEDED once it has
+passed. A stream waiting for its client's next message is ended at that deadline too, or
+after ``--stream-idle-seconds`` without a message, whichever comes first.
 
-Default deadline: a call that carries no deadline gets one ``default_deadline_s`` after it
-starts. The handler sees it through its context (``time_remaining()``, ``is_active()``):
-the servicer checks both before work, between the messages of a stream and between the
-chunks of a batch, and answers DEADLINE_EXCEEDED once it has passed. This is cooperative:
-nothing preempts a handler, and a stream idly waiting for its client's next message is not
-ended by it; ``max_connection_age`` plus its grace bounds such a stream's life instead.
+Idle streams hold no thread (the server is grpc.aio): 1,000 of them cost memory, not
+service. The per-connection cap (``grpc.max_concurrent_streams``, ``--max-streams-per-
+connection``) is HTTP/2's own: a client opening more streams on one connection has the
+extra ones wait in its own channel until one of its streams ends.
 """
 
 from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -77,64 +80,79 @@ def message_limits(max_batch_hands: int, override_bytes: int = 0) -> MessageLimi
 
 def concurrency_bound(max_concurrent_rpcs: int, threads: int) -> int:
     """The bound in force: ``max_concurrent_rpcs``, or when 0 three quarters of ``threads``
-    (24 of the default 32), leaving a quarter to refuse the excess and answer probes."""
+    (24 of the default 32), so a full bound still leaves batch threads to spare."""
     return max_concurrent_rpcs or max(1, threads * 3 // 4)
+
+
+def remaining_seconds(context: Any) -> float | None:
+    """Seconds until the call's deadline, None when it has none (grpc.aio's convention)."""
+    remaining: float | None = context.time_remaining()
+    if remaining is None or remaining > NO_DEADLINE_S:
+        return None
+    return max(remaining, 0.0)
 
 
 class DeadlineContext:
     """A handler's context whose deadline is no later than ``deadline`` (monotonic time).
 
-    Everything but ``time_remaining`` and ``is_active`` is the real context's.
+    Everything but ``time_remaining`` is the real context's.
     """
 
-    def __init__(self, context: grpc.ServicerContext, deadline: float) -> None:
+    def __init__(self, context: grpc.aio.ServicerContext, deadline: float) -> None:
         self._context = context
         self._deadline = deadline
 
     def time_remaining(self) -> float:
         own = max(self._deadline - time.monotonic(), 0.0)
-        remaining: float = min(self._context.time_remaining(), own)
-        return remaining
-
-    def is_active(self) -> bool:
-        return bool(self._context.is_active()) and time.monotonic() < self._deadline
+        theirs = remaining_seconds(self._context)
+        return own if theirs is None else min(theirs, own)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._context, name)
 
 
-class _Slot:
-    """One taken slot, given back exactly once however the call ends."""
+class Busy(Exception):
+    """Every slot is taken; the message says so, for the caller."""
 
-    def __init__(self, slots: threading.BoundedSemaphore) -> None:
-        self._slots = slots
+
+class Admission:
+    """Slots for work in progress, ``bound`` of them; thread-safe, since a batch gives its
+    slot back from the thread that ran it."""
+
+    def __init__(self, bound: int) -> None:
+        self.bound = bound
         self._lock = threading.Lock()
-        self._held = True
+        self._taken = 0
 
-    def release(self) -> None:
+    def enter(self) -> None:
+        """Take a slot, or raise Busy."""
         with self._lock:
-            if not self._held:
-                return
-            self._held = False
-        self._slots.release()
+            if self._taken >= self.bound:
+                raise Busy(
+                    f"the server is busy: {self.bound} calls are running, the most it takes "
+                    "at once; try again shortly or elsewhere"
+                )
+            self._taken += 1
+
+    def leave(self) -> None:
+        with self._lock:
+            self._taken -= 1
 
 
-class LimitsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
-    """Bounds concurrent calls and gives calls without a deadline ``default_deadline_s``
-    (0: none). See the module docstring for what each guarantees."""
+class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
+    health and reflection pass untouched. Admission is the servicer's (per unit of work)."""
 
-    def __init__(self, max_concurrent_rpcs: int, default_deadline_s: float) -> None:
-        self.max_concurrent_rpcs = max_concurrent_rpcs
+    def __init__(self, default_deadline_s: float) -> None:
         self.default_deadline_s = default_deadline_s
-        self._slots = threading.BoundedSemaphore(max_concurrent_rpcs)
         self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    def intercept_service(
-        self, continuation: Callable[[Any], grpc.RpcMethodHandler | None], details: Any
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
     ) -> grpc.RpcMethodHandler | None:
-        handler = continuation(details)
+        handler = await continuation(details)
         method: str = details.method
-        if handler is None or method.startswith(EXEMPT_PREFIXES):
+        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.default_deadline_s:
             return handler
         cached = self._wrapped.get(method)
         if cached is not None and cached[0] is handler:
@@ -143,38 +161,15 @@ class LimitsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         self._wrapped[method] = (handler, wrapped)
         return wrapped
 
-    def _admit(self, context: grpc.ServicerContext) -> tuple[_Slot, grpc.ServicerContext]:
-        """A slot and the context the handler sees, or the call aborted RESOURCE_EXHAUSTED."""
-        if not self._slots.acquire(blocking=False):
-            context.abort(
-                grpc.StatusCode.RESOURCE_EXHAUSTED,
-                f"the server is busy: {self.max_concurrent_rpcs} calls are running, the most "
-                "it takes at once; try again shortly or elsewhere",
-            )
-        slot = _Slot(self._slots)
-        if not context.add_callback(slot.release):
-            slot.release()
-        seen = context
-        if self.default_deadline_s and context.time_remaining() > NO_DEADLINE_S:
-            deadline = time.monotonic() + self.default_deadline_s
-            seen = DeadlineContext(context, deadline)
-        return slot, seen
+    def _seen(self, context: grpc.aio.ServicerContext) -> Any:
+        if remaining_seconds(context) is not None:
+            return context
+        return DeadlineContext(context, time.monotonic() + self.default_deadline_s)
 
     def _wrap(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
         behavior = behavior_of(handler)
 
-        def unary_out(request: Any, context: grpc.ServicerContext) -> Any:
-            slot, seen = self._admit(context)
-            try:
-                return behavior(request, seen)
-            finally:
-                slot.release()
+        async def with_deadline(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            return await behavior(request, self._seen(context))
 
-        def stream_out(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-            slot, seen = self._admit(context)
-            try:
-                yield from behavior(request, seen)
-            finally:
-                slot.release()
-
-        return rewrap(handler, unary_out, stream_out)
+        return rewrap(handler, with_deadline, with_deadline)

@@ -20,10 +20,11 @@ With metrics off, ``instruments()`` is never called and the ``record_*`` calls d
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import os
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import behavior_of, rewrap
-from service.server.limits import EXEMPT_PREFIXES
+from service.server.limits import EXEMPT_PREFIXES, remaining_seconds
 
 if TYPE_CHECKING:
     from prometheus_client import Counter
@@ -216,23 +217,25 @@ def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:
             _active.table_build.labels(name).set(seconds)
 
 
-class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
+class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Counts and times every call of our services; wrapped handlers are cached per method.
 
-    Health and reflection pass untouched (``service.server.limits.EXEMPT_PREFIXES``): the health
-    servicer answers ``Watch`` without holding a thread, and wrapping it in a generator
-    would pin one server thread per watching client (every channel with client-side
-    health checking keeps one open) until the pool starves.
+    The code counted is the call's real end: the status the handler aborted with or set,
+    OK when it returned, and for a call grpc cancelled under it (``CancelledError``: the
+    client cancelled, went away or its deadline passed) DEADLINE_EXCEEDED when its deadline
+    has passed, else CANCELLED. Every handler is a coroutine and writes its own stream
+    messages, so a failed send raises here too. Health and reflection pass untouched
+    (``service.server.limits.EXEMPT_PREFIXES``): they are not the evaluator's traffic.
     """
 
     def __init__(self, metrics: Instruments) -> None:
         self._metrics = metrics
         self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    def intercept_service(
-        self, continuation: Callable[[Any], grpc.RpcMethodHandler | None], details: Any
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
     ) -> grpc.RpcMethodHandler | None:
-        handler = continuation(details)
+        handler = await continuation(details)
         if handler is None or details.method.startswith(EXEMPT_PREFIXES):
             return handler
         cached = self._wrapped.get(details.method)
@@ -248,60 +251,72 @@ class MetricsInterceptor(grpc.ServerInterceptor):  # type: ignore[misc]
         return wrapped
 
 
-def _code(context: grpc.ServicerContext, default: str) -> str:
+DEADLINE_SLACK_SECONDS = 0.05
+"""A call cancelled this close to its deadline was ended by it (the clocks differ a little)."""
+
+
+def _code(context: grpc.aio.ServicerContext, default: str) -> str:
     """The status the handler set (``abort``, ``set_code``), else ``default``."""
     code = context.code()
     return default if code is None else GO_CODES.get(code, "Unknown")
 
 
-def _count_each(messages: Iterable[Any], counter: Counter) -> Iterator[Any]:
-    for message in messages:
+def _cancelled_code(context: grpc.aio.ServicerContext) -> str:
+    remaining = remaining_seconds(context)
+    late = remaining is not None and remaining <= DEADLINE_SLACK_SECONDS
+    return GO_CODES[grpc.StatusCode.DEADLINE_EXCEEDED if late else grpc.StatusCode.CANCELLED]
+
+
+async def _count_each(messages: AsyncIterator[Any], counter: Counter) -> AsyncIterator[Any]:
+    async for message in messages:
         counter.inc()
         yield message
 
 
+class _CountedWrites:
+    """A handler's context whose ``write`` counts each message sent."""
+
+    def __init__(self, context: grpc.aio.ServicerContext, counter: Counter) -> None:
+        self._context = context
+        self._counter = counter
+
+    async def write(self, message: Any) -> None:
+        await self._context.write(message)
+        self._counter.inc()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
+
+
 def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHandler:
-    streaming_in = handler.request_streaming
+    streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
     behavior = behavior_of(handler)
 
-    def unary_out(request: Any, context: grpc.ServicerContext) -> Any:
+    async def counted(request: Any, context: grpc.aio.ServicerContext) -> Any:
         m.started.inc()
         if streaming_in:
             request = _count_each(request, m.received)
         else:
             m.received.inc()
+        seen = _CountedWrites(context, m.sent) if streaming_out else context
         started = time.perf_counter()
+        code = "Unknown"
         try:
-            response = behavior(request, context)
-        except BaseException:
-            m.finish(_code(context, "Unknown"), started)
-            raise
-        code = _code(context, "OK")
-        if code == "OK":
-            m.sent.inc()
-        m.finish(code, started)
-        return response
-
-    def stream_out(request: Any, context: grpc.ServicerContext) -> Iterator[Any]:
-        m.started.inc()
-        if streaming_in:
-            request = _count_each(request, m.received)
-        else:
-            m.received.inc()
-        started = time.perf_counter()
-        code = "Canceled"  # the generator was closed before it finished
-        try:
-            for response in behavior(request, context):
-                m.sent.inc()
-                yield response
+            response = await behavior(request, seen)
             code = _code(context, "OK")
-        except Exception:
+            if code == "OK" and not streaming_out:
+                m.sent.inc()
+            return response
+        except asyncio.CancelledError:
+            code = _cancelled_code(context)
+            raise
+        except BaseException:
             code = _code(context, "Unknown")
             raise
         finally:
             m.finish(code, started)
 
-    return rewrap(handler, unary_out, stream_out)
+    return rewrap(handler, counted, counted)
 
 
 def clean_multiprocess_dir() -> Path | None:

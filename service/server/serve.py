@@ -12,12 +12,14 @@ With ``--workers`` above 1, ``service.server.workers`` runs this in each worker 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import functools
 import logging
 import os
 import signal
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from importlib import metadata
 
 from evaluators.batch import evaluate_batch
@@ -39,7 +41,7 @@ from service.server.build import (
 from service.server.config import SettingError, Settings, add_serve_arguments
 from service.server.logs import configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
-from service.server.signals import catch_signals
+from service.server.signals import Caught, catch_signals
 from service.server.tls import CertificateError, CertificateStore, server_store
 from service.server.workers import run_workers
 
@@ -103,7 +105,6 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     serve ``/metrics`` from this process (off in a worker: its parent serves them)."""
     configure(settings.log_level)
     caught = catch_signals()
-    received, hangups = caught.stops, caught.hangups
     try:
         certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
     except CertificateError as error:
@@ -114,18 +115,35 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     except OSError as error:
         log_event("error", logging.ERROR, message=f"cannot serve /metrics: {error}")
         return 1
-    health = new_health()
+    pool = ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-batch")
+    try:
+        return asyncio.run(_serve(settings, caught, certificates, pool, http))
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        if http is not None:
+            http.shutdown()
+
+
+async def _serve(
+    settings: Settings,
+    caught: Caught,
+    certificates: CertificateStore | None,
+    pool: ThreadPoolExecutor,
+    http: MetricsServer | None,
+) -> int:
+    """The server's life on the event loop (the module docstring's steps)."""
+    health = await new_health()
     health_server = None
     try:
-        server, port = build_server(settings, health, certificates)
+        server, port = build_server(settings, health, pool, certificates)
         if settings.health_port:
             health_server, _ = build_health_server(settings, health)
     except BindError as error:
         log_event("error", logging.ERROR, message=str(error))
         return 1
-    server.start()
+    await server.start()
     if health_server is not None:
-        health_server.start()
+        await health_server.start()
     log_event(
         "start",
         host=settings.host,
@@ -136,32 +154,32 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
         settings=vars(settings),
     )
     try:
-        warm_seconds = warm_up()
+        warm_seconds = await asyncio.get_running_loop().run_in_executor(pool, warm_up)
     except Exception:
         log_event("error", logging.ERROR, exc_info=True, message="warming the tables failed")
-        server.stop(None).wait()
+        await server.stop(None)
         return 1
     metrics.record_tables(table_info())
-    mark_serving(health)
+    await mark_serving(health)
     log_event(
         "ready", host=settings.host, port=port, warm_seconds=round(warm_seconds, 3),
         tls=bool(certificates), health_port=settings.health_port or None,
     )  # fmt: skip
-    while not received:
-        if hangups:
-            hangups.clear()
+    while not caught.stops:
+        if caught.hangups:
+            caught.hangups.clear()
             _reload(certificates)
-        time.sleep(_POLL_SECONDS)
+        await asyncio.sleep(_POLL_SECONDS)
     log_event(
-        "draining", signal=signal.Signals(received[0]).name, grace_seconds=settings.grace_seconds
+        "draining",
+        signal=signal.Signals(caught.stops[0]).name,
+        grace_seconds=settings.grace_seconds,
     )
-    mark_draining(health)
-    time.sleep(min(DRAIN_NOTICE_SECONDS, settings.grace_seconds))
-    server.stop(settings.grace_seconds).wait()
+    await mark_draining(health)
+    await asyncio.sleep(min(DRAIN_NOTICE_SECONDS, settings.grace_seconds))
+    await server.stop(settings.grace_seconds)
     if health_server is not None:
-        health_server.stop(None).wait()
-    if http is not None:
-        http.shutdown()
+        await health_server.stop(None)
     log_event("stop", port=port)
     return 0
 

@@ -9,14 +9,22 @@ Requests are decoded here (``method_handlers``), not by grpc: bytes that are no 
 the request's type are the caller's mistake, INVALID_ARGUMENT (a stream replies with
 ``error`` and goes on). grpc's own decoding would answer INTERNAL and, in a stream, leave
 the call open until the shutdown grace runs out.
+
+A stream that sends nothing for ``--stream-idle-seconds`` is ended DEADLINE_EXCEEDED: a time
+limit ran out, which is what that code says; CANCELLED would read, in the caller's error and
+in ``grpc_server_handled_total``, as the client's own cancel.
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import math
+import threading
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any, NoReturn, TypeVar
 
@@ -25,18 +33,19 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
+from evaluators.batch import BatchCancelled, BatchTooLarge
 from evaluators.cards import InvalidRequest
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
+from service.server.chunks import evaluate_in_chunks
 from service.server.handlers import make_handler
+from service.server.limits import Admission, Busy, remaining_seconds
 from service.server.logs import log_event
 from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
 
 Request = TypeVar("Request", bound=Message)
-Reply = TypeVar("Reply", bound=Message | bytes)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 
 
@@ -94,41 +103,98 @@ def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethod
 
 
 class HandEvaluatorServicer:
-    """Stateless apart from its limits; safe to call from many threads at once.
+    """Stateless apart from its limits; its methods are coroutines on grpc.aio's loop.
 
     Not a subclass of the generated servicer: ``method_handlers`` registers its methods from
     the proto, so a missing one fails at start-up instead of answering UNIMPLEMENTED, and
     ``EvaluateBatch`` may reply with bytes already serialised.
 
     Each request arrives as its message or, when its bytes are not one, ``Unreadable``.
+    Every reply leaves as bytes, checked against ``max_reply_bytes`` first, so a reply too
+    large to send is RESOURCE_EXHAUSTED with the limit, seen as such by the metrics (grpc
+    would fail it after the handler returned, which no interceptor sees). Scoring a hand
+    or a showdown takes microseconds and runs on the loop; a batch runs in ``pool``, in
+    chunks (``service.server.chunks``) that stop when the call is cancelled or expires.
     """
 
-    def __init__(self, max_batch_hands: int) -> None:
+    def __init__(
+        self,
+        max_batch_hands: int,
+        admission: Admission,
+        pool: Executor,
+        max_reply_bytes: int,
+        stream_idle_seconds: float,
+    ) -> None:
         self._max_batch_hands = max_batch_hands
+        self._admission = admission
+        self._pool = pool
+        self._max_reply_bytes = max_reply_bytes
+        self._stream_idle_seconds = stream_idle_seconds
 
-    def Evaluate(
-        self, request: pb.EvaluateRequest | Unreadable, context: grpc.ServicerContext
-    ) -> pb.Evaluation:
-        return answer(context, "Evaluate", request, _evaluate)
+    async def Evaluate(
+        self, request: pb.EvaluateRequest | Unreadable, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        return await self.answer(context, "Evaluate", request, _evaluate)
 
-    def EvaluateStream(
-        self, requests: Iterable[pb.EvaluateRequest | Unreadable], context: grpc.ServicerContext
-    ) -> Iterator[pb.Evaluation]:
-        for request in requests:
+    async def EvaluateStream(
+        self,
+        requests: AsyncIterator[pb.EvaluateRequest | Unreadable],
+        context: grpc.aio.ServicerContext,
+    ) -> None:
+        """One reply per request, in order; a stream idle for ``stream_idle_seconds`` (or
+        past its deadline) is ended DEADLINE_EXCEEDED. A slot is taken per message."""
+        reading = aiter(requests)
+        while (request := await self._next_request(reading, context)) is not None:
             if _deadline_passed(context):
-                _abort_late(context)
+                await _abort_late(context)
             if isinstance(request, Unreadable):
-                yield pb.Evaluation(error=request.status())
+                await context.write(pb.Evaluation(error=request.status()))
+                continue
+            try:
+                self._admission.enter()
+            except Busy as busy:
+                problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(busy))
+                metrics.record_error(request.game, _reason(problem))
+                reply = pb.Evaluation(request_id=request.request_id, game=request.game,
+                                      error=problem)  # fmt: skip
             else:
-                yield _evaluate_or_error(request)
+                try:
+                    reply = _evaluate_or_error(request)
+                finally:
+                    self._admission.leave()
+            await context.write(reply)
 
-    def EvaluateBatch(
-        self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.ServicerContext
+    async def _next_request(
+        self,
+        reading: AsyncIterator[pb.EvaluateRequest | Unreadable],
+        context: grpc.aio.ServicerContext,
+    ) -> pb.EvaluateRequest | Unreadable | None:
+        """The stream's next request, None at its end; aborts a stream that waits too long."""
+        idle = self._stream_idle_seconds or None
+        remaining = remaining_seconds(context)
+        wait = idle if remaining is None else min(idle or remaining, remaining)
+        try:
+            return await asyncio.wait_for(anext(reading, None), wait)
+        except TimeoutError:
+            if _deadline_passed(context):
+                await _abort_late(context)
+            await context.abort(
+                grpc.StatusCode.DEADLINE_EXCEEDED,
+                f"no request on this stream for {self._stream_idle_seconds:g} s, the server's "
+                "idle-stream limit; open a new stream when there is work",
+            )
+            raise AssertionError("context.abort returns only by raising") from None
+
+    async def EvaluateBatch(
+        self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
         """The reply is a serialised ``EvaluateBatchResponse`` (``server.batch_reply``)."""
+        remaining = remaining_seconds(context)
+        deadline = math.inf if remaining is None else time.monotonic() + remaining
+        stop = threading.Event()
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
-            result = evaluate_batch(
+            result = evaluate_in_chunks(
                 convert.to_game(batch.game),
                 batch.hands,
                 batch.hand_size,
@@ -136,27 +202,102 @@ class HandEvaluatorServicer:
                 batch.table_size,
                 convert.to_options(batch.options),
                 self._max_batch_hands,
-                keep_going=context.is_active,
+                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
             )
             return batch_reply.serialized(result)
 
-        return answer(context, "EvaluateBatch", request, work)
+        return await self.answer(context, "EvaluateBatch", request, work, stop)
 
-    def Showdown(
-        self, request: pb.ShowdownRequest | Unreadable, context: grpc.ServicerContext
-    ) -> pb.ShowdownResponse:
-        return answer(context, "Showdown", request, _showdown)
+    async def Showdown(
+        self, request: pb.ShowdownRequest | Unreadable, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        return await self.answer(context, "Showdown", request, _showdown)
 
-    def ListGames(
-        self, request: pb.ListGamesRequest | Unreadable, context: grpc.ServicerContext
-    ) -> pb.ListGamesResponse:
-        return answer(context, "ListGames", request, _list_games)
+    async def ListGames(
+        self, request: pb.ListGamesRequest | Unreadable, context: grpc.aio.ServicerContext
+    ) -> bytes:
+        return await self.answer(context, "ListGames", request, _list_games)
 
-    def Odds(
-        self, request: pb.OddsRequest | Unreadable, context: grpc.ServicerContext
-    ) -> pb.OddsResponse:
+    async def answer(
+        self,
+        context: grpc.aio.ServicerContext,
+        method: str,
+        request: Request | Unreadable,
+        work: Callable[[Request], Message | bytes],
+        stop: threading.Event | None = None,
+    ) -> bytes:
+        """``work(request)``'s reply as bytes, or the call aborted with the status API.md
+        gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
+        ``work`` runs in the pool and ``stop`` is set when the call is cancelled."""
+        if _deadline_passed(context):
+            await _abort_late(context)
+        if isinstance(request, Unreadable):
+            await context.abort_with_status(rpc_status.to_status(request.status()))
+            raise AssertionError("context.abort_with_status returns only by raising")
+        try:
+            self._admission.enter()
+        except Busy as busy:
+            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(busy))
+        started = time.perf_counter()
+        try:
+            if stop is None:
+                try:
+                    reply = _writer(work(request))
+                finally:
+                    self._admission.leave()
+            else:
+                reply = await self._in_pool(work, request, stop)
+        except InvalidRequest as error:
+            problem = convert.invalid_argument(error.violations)
+        except (BatchTooLarge, RequestTooLarge) as error:
+            problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
+        except BatchCancelled:
+            if _deadline_passed(context):
+                await _abort_late(context)
+            problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
+        except Exception:
+            problem = _internal(method, request)
+        else:
+            if len(reply) > self._max_reply_bytes:
+                problem = convert.status(
+                    code_pb2.RESOURCE_EXHAUSTED,
+                    f"the reply is {len(reply):,} bytes; this server sends at most "
+                    f"{self._max_reply_bytes:,} (--max-message-bytes)",
+                )
+            else:
+                _record(request, time.perf_counter() - started)
+                return reply
+        if isinstance(game := getattr(request, "game", None), int):
+            metrics.record_error(game, _reason(problem))
+        await context.abort_with_status(rpc_status.to_status(problem))
+        raise AssertionError("context.abort_with_status returns only by raising")
+
+    async def _in_pool(
+        self, work: Callable[[Request], Message | bytes], request: Request, stop: threading.Event
+    ) -> bytes:
+        """``work(request)`` in the pool; its slot is given back when the thread is done
+        with it (or at once if it never started), so a cancelled batch counts until then."""
+
+        def run() -> bytes:
+            try:
+                return _writer(work(request))
+            finally:
+                self._admission.leave()
+
+        running = self._pool.submit(run)
+        try:
+            return await asyncio.wrap_future(running)
+        except asyncio.CancelledError:
+            stop.set()
+            if running.cancelled():
+                self._admission.leave()
+            raise
+
+    async def Odds(
+        self, request: pb.OddsRequest | Unreadable, context: grpc.aio.ServicerContext
+    ) -> bytes:
         """A placeholder so the server starts with every RPC of the proto registered."""
-        context.abort(
+        await context.abort(
             grpc.StatusCode.UNIMPLEMENTED, "Odds is not served by this server version yet"
         )
         raise AssertionError("context.abort returns only by raising")
@@ -194,51 +335,16 @@ def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
     return pb.Evaluation(request_id=request.request_id, game=request.game, error=problem)
 
 
-def _deadline_passed(context: grpc.ServicerContext) -> bool:
-    remaining: float = context.time_remaining()
-    return remaining <= 0
+def _deadline_passed(context: grpc.aio.ServicerContext) -> bool:
+    remaining = remaining_seconds(context)
+    return remaining is not None and remaining <= 0
 
 
-def _abort_late(context: grpc.ServicerContext) -> NoReturn:
-    context.abort(
+async def _abort_late(context: grpc.aio.ServicerContext) -> NoReturn:
+    await context.abort(
         grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the server could answer"
     )
     raise AssertionError("context.abort returns only by raising")
-
-
-def answer(
-    context: grpc.ServicerContext,
-    method: str,
-    request: Request | Unreadable,
-    work: Callable[[Request], Reply],
-) -> Reply:
-    """``work(request)``'s reply, or the call aborted with the status API.md gives its
-    failure (INVALID_ARGUMENT for an Unreadable request)."""
-    if _deadline_passed(context):
-        _abort_late(context)
-    if isinstance(request, Unreadable):
-        context.abort_with_status(rpc_status.to_status(request.status()))
-        raise AssertionError("context.abort_with_status returns only by raising")
-    started = time.perf_counter()
-    try:
-        reply = work(request)
-    except InvalidRequest as error:
-        problem = convert.invalid_argument(error.violations)
-    except (BatchTooLarge, RequestTooLarge) as error:
-        problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
-    except BatchCancelled:
-        if _deadline_passed(context):
-            _abort_late(context)
-        problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
-    except Exception:
-        problem = _internal(method, request)
-    else:
-        _record(request, time.perf_counter() - started)
-        return reply
-    if isinstance(game := getattr(request, "game", None), int):
-        metrics.record_error(game, _reason(problem))
-    context.abort_with_status(rpc_status.to_status(problem))
-    raise AssertionError("context.abort_with_status returns only by raising")
 
 
 def _record(request: Message, seconds: float) -> None:
