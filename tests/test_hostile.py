@@ -17,7 +17,7 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, health_status
 from tests.test_limits import HAND, SLOW_BATCH, OpenStream
-from tests.test_metrics import metrics_port, rpc, scrape_until, value
+from tests.test_metrics import rpc, scrape_until, value
 
 HANDLED = "grpc_server_handled_total"
 STREAM = rpc("EvaluateStream", "bidi_stream")
@@ -35,7 +35,7 @@ async def _flood(target: str, connections: int, per_connection: int, port: int) 
         grpc.aio.insecure_channel(target, options=OWN_CONNECTION) for _ in range(connections)
     ]
     idle = [
-        pb_grpc.HandEvaluatorStub(channel).EvaluateStream(timeout=120)  # type: ignore[no-untyped-call]
+        pb_grpc.HandEvaluatorStub(channel).EvaluateStream(timeout=120)
         for channel in channels
         for _ in range(per_connection)
     ]
@@ -48,7 +48,7 @@ async def _flood(target: str, connections: int, per_connection: int, port: int) 
     )
     tally = {"started": int(value(samples, "grpc_server_started_total", **STREAM))}
     async with grpc.aio.insecure_channel(target, options=OWN_CONNECTION) as polite:
-        stub = pb_grpc.HandEvaluatorStub(polite)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(polite)
         health = health_pb2_grpc.HealthStub(polite)
         ok = failed = serving = 0
         for index in range(200):
@@ -73,7 +73,7 @@ def test_a_thousand_idle_streams_leave_a_normal_client_and_health_unharmed(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--stream-idle-seconds", "300", "--max-connection-age-seconds", "0")
-    tally = asyncio.run(_flood(server.target, 10, 100, metrics_port(server)))
+    tally = asyncio.run(_flood(server.target, 10, 100, server.metrics_port()))
     assert tally == {
         "started": 1000, "ok": 200, "failed": 0, "serving": 20, "still_open": 1000,
     }  # fmt: skip
@@ -85,9 +85,9 @@ def test_idle_streams_are_ended_deadline_exceeded_and_counted_so(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--stream-idle-seconds", "0.5")
-    port = metrics_port(server)
+    port = server.metrics_port()
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         streams = [OpenStream(stub, timeout=60) for _ in range(5)]
         assert streams[0].send().strength > 0, "a message first: idle after it counts too"
         ended = time.monotonic() + 30
@@ -110,9 +110,9 @@ def test_streams_over_the_per_connection_cap_wait_in_the_client(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--max-streams-per-connection", "2")
-    port = metrics_port(server)
+    port = server.metrics_port()
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         first, second = OpenStream(stub, timeout=60), OpenStream(stub, timeout=60)
         assert first.send().strength > 0 and second.send().strength > 0
         waiting = OpenStream(stub, timeout=1.5)
@@ -122,7 +122,7 @@ def test_streams_over_the_per_connection_cap_wait_in_the_client(
         s = scrape_until(port, lambda s: False, timeout=0)
         assert value(s, "grpc_server_started_total", **STREAM) == 2, "the third never started"
         with grpc.insecure_channel(server.target) as other:
-            other_stub = pb_grpc.HandEvaluatorStub(other)  # type: ignore[no-untyped-call]
+            other_stub = pb_grpc.HandEvaluatorStub(other)
             assert OpenStream(other_stub, timeout=30).send().strength > 0, "per connection"
         first.close()
         later = OpenStream(stub, timeout=30)
@@ -136,10 +136,10 @@ def test_expired_batches_and_cancelled_streams_count_their_real_code(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--threads", "1", "--default-deadline-seconds", "0.001")
-    port = metrics_port(server)
+    port = server.metrics_port()
     small = pb.EvaluateBatchRequest(game=pb.GAME_TONK, hands=SLOW_BATCH.hands[:10], hand_size=10)
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         for _ in range(3):  # no deadline of their own: the server's 1 ms one
             with pytest.raises(grpc.RpcError) as late:
                 stub.EvaluateBatch(SLOW_BATCH)
@@ -161,12 +161,12 @@ def test_a_reply_too_large_to_send_is_resource_exhausted_and_counted_so(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     server = launch_server("--max-message-bytes", "65536")
-    port = metrics_port(server)
+    port = server.metrics_port()
     one_card_hands = pb.EvaluateBatchRequest(
         game=pb.GAME_TONK, hands=bytes(range(40, 52)) * 5_000, hand_size=1
     )
     with grpc.insecure_channel(server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         with pytest.raises(grpc.RpcError) as too_large:
             stub.EvaluateBatch(one_card_hands, timeout=30)
         assert too_large.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED

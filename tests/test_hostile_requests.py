@@ -62,7 +62,7 @@ def test_a_stream_message_over_a_limit_gets_its_error_and_the_stream_goes_on(
     flood = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 55, request_id="x")
     huge = pb.EvaluateRequest(game=pb.GAME_POKER_HIGH, hand=[""] * 100_000, request_id="y")
     with grpc.insecure_channel(hostile_server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         replies = list(stub.EvaluateStream(iter([good, flood, huge, good]), timeout=30))
     assert [r.HasField("error") for r in replies] == [False, True, True, False]
     exhausted = grpc.StatusCode.RESOURCE_EXHAUSTED.value[0]
@@ -74,7 +74,7 @@ def test_a_stream_message_over_a_limit_gets_its_error_and_the_stream_goes_on(
 def test_a_showdown_over_the_seat_limit_names_it(hostile_server: ServerProcess) -> None:
     seats = [pb.Seat(player=str(i), hand=["Ah"]) for i in range(MAX_SEATS + 1)]
     with grpc.insecure_channel(hostile_server.target) as channel:
-        stub = pb_grpc.HandEvaluatorStub(channel)  # type: ignore[no-untyped-call]
+        stub = pb_grpc.HandEvaluatorStub(channel)
         with pytest.raises(grpc.RpcError) as refused:
             stub.Showdown(pb.ShowdownRequest(game=pb.GAME_TONK, seats=seats), timeout=30)
     assert refused.value.code() is grpc.StatusCode.RESOURCE_EXHAUSTED

@@ -96,7 +96,7 @@ def _renderer() -> Render:
         registry: Any = REGISTRY
         if multiprocess:
             registry = CollectorRegistry()
-            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+            MultiProcessCollector(registry)
         encoder, content_type = choose_encoder(accept)
         return encoder(registry), content_type
 
