@@ -337,4 +337,4 @@ def mark_process_dead(pid: int) -> None:
     if os.environ.get(MULTIPROC_ENV):
         from prometheus_client import multiprocess
 
-        multiprocess.mark_process_dead(pid)
+        multiprocess.mark_process_dead(pid)  # type: ignore[no-untyped-call]

@@ -96,7 +96,7 @@ def _renderer() -> Render:
         registry: Any = REGISTRY
         if multiprocess:
             registry = CollectorRegistry()
-            MultiProcessCollector(registry)
+            MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
         encoder, content_type = choose_encoder(accept)
         return encoder(registry), content_type
 
