@@ -27,25 +27,16 @@ import numpy as np
 
 from benchmarks import grpc_bench, hands, peers
 from benchmarks.hands import Deal
-from evaluators import batch, blackjack, high_card, points, poker
+from evaluators import batch, poker
 from evaluators.cards import card_text
 from evaluators.inputs import Game, HandRequest, Options
-from evaluators.registry import GAMES, BatchEvaluator
+from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
 
 SECTIONS = ("core", "peers", "grpc")
 OPTIONS = Options()
-
-MODULE_BATCH: dict[Game, BatchEvaluator] = {
-    Game.NUMBERS: points.evaluate_numbers_batch,
-    Game.FLORIDA_BINGO: points.evaluate_florida_bingo_batch,
-    Game.FLOP_A: points.evaluate_flop_a_batch,
-    Game.THREE_THIRTY_THREE: blackjack.evaluate_three_thirty_three_batch,
-    Game.HIGH_CARD: high_card.evaluate_high_card_batch,
-}
-"""Batch functions of games the registry may not list yet (it then loops over evaluate)."""
 
 
 @dataclass(frozen=True)
@@ -137,13 +128,6 @@ def loop_rate(
     return count / median_seconds(loop, config.repeats), count
 
 
-def registry_batch(game: Game) -> tuple[BatchEvaluator, str]:
-    rules = GAMES[game]
-    if rules.evaluate_batch is not None:
-        return rules.evaluate_batch, ""
-    return MODULE_BATCH[game], "module function: the registry has no evaluate_batch yet"
-
-
 def _single_makers(deal: Deal) -> dict[str, Callable[[int], Callable[[], object]]]:
     rules = GAMES[deal.game]
     raw = rules.evaluate
@@ -186,7 +170,7 @@ def _check_batch_equals_single(deal: Deal, result: BatchResult, sample: int = 30
 def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
     """The game's batch function on arrays, and the whole packed path from bytes."""
     progress(f"core: {deal.key} batch")
-    evaluate_batch, note = registry_batch(deal.game)
+    evaluate_batch = GAMES[deal.game].evaluate_batch
     result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
     mismatches = _check_batch_equals_single(deal, result)
     seconds = median_seconds(
@@ -199,16 +183,11 @@ def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
             "batch: game's evaluate_batch",
             len(deal) / seconds,
             count=len(deal),
-            note=note,
             extra={"batch_vs_single_mismatches": mismatches},
         )
     ]
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
-    note = ""
-    if GAMES[deal.game].evaluate_batch is None:
-        count = min(count, 20_000)
-        note = "registry has no evaluate_batch: loop fallback, on fewer hands"
     packed = deal.hands[:count].tobytes()
     table_size = deal.tables.shape[1]
     table_bytes = deal.tables[:count].tobytes() if table_size else b""
@@ -232,7 +211,6 @@ def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
             "batch: evaluators.batch from bytes (validated)",
             count / seconds,
             count=count,
-            note=note,
         )
     )
     return rows
@@ -253,7 +231,6 @@ def _our_answers(deal: Deal, count: int) -> list[int]:
     """Our figure per hand in the peers' terms: rank_class (poker) or deadwood (Tonk)."""
     if deal.game is Game.TONK:
         result = GAMES[Game.TONK].evaluate_batch
-        assert result is not None
         return [int(v) for v in result(deal.hands[:count], deal.tables, OPTIONS).value]
     return [poker.rank_class_of(hand) for hand, _ in deal.singles(count)]
 
@@ -319,7 +296,6 @@ def run_tonk_sizes(deals: Sequence[Deal], config: Config, progress: Progress) ->
     rows: list[Row] = []
     evaluate_tonk = GAMES[Game.TONK].evaluate
     evaluate_batch = GAMES[Game.TONK].evaluate_batch
-    assert evaluate_batch is not None
     for deal in deals:
         progress(f"core: {deal.key}")
 

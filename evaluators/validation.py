@@ -144,8 +144,10 @@ def read_spreads(
             parse_cards(texts, f"table_spreads[{i}].cards", violations)
             for i, texts in enumerate(spreads)
         )
-    if spreads and (not rules.table_spreads or rules.check_spread is None):
-        violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
+    check_spread = rules.check_spread
+    if check_spread is None:
+        if spreads:
+            violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
         return ()
     parsed: list[Cards] = []
     for index, texts in enumerate(spreads):
@@ -153,8 +155,8 @@ def read_spreads(
         before = len(violations)
         cards = parse_cards(texts, field, violations)
         check_cards_allowed(rules, cards, field, violations)
-        if len(violations) == before and rules.check_spread is not None:
-            problem = rules.check_spread(cards)
+        if len(violations) == before:
+            problem = check_spread(cards)
             if problem:
                 violations.append(Violation(f"table_spreads[{index}]", problem))
         parsed.append(cards)

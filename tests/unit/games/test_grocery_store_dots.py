@@ -7,8 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import dots, poker
+from evaluators import poker
 from evaluators.cards import EMPTY, RANKS, parse_card
+from evaluators.games import grocery_store_dots as dots
+from evaluators.games import poker_high
 from evaluators.inputs import Cards, Options
 from evaluators.results import DotsDetail, Evaluation
 
@@ -23,7 +25,7 @@ def cards(text: str) -> Cards:
 
 
 def score(hand: str) -> Evaluation:
-    return dots.evaluate_dots(cards(hand), (), (), OPTIONS)
+    return dots.evaluate(cards(hand), (), (), OPTIONS)
 
 
 def dots_by_the_rules(hand: Cards) -> int:
@@ -34,8 +36,8 @@ def dots_by_the_rules(hand: Cards) -> int:
 def test_each_rank_has_its_dots_in_every_suit(rank: str) -> None:
     four_of_the_rank = cards(" ".join(rank + suit for suit in "cdhs"))
     other = "4c" if rank != "4" else "6c"
-    result = dots.evaluate_dots(four_of_the_rank + cards(other), (), (), OPTIONS)
-    assert dots.headline(result) == 4 * RULES_DOTS.get(rank, 0)
+    result = dots.evaluate(four_of_the_rank + cards(other), (), (), OPTIONS)
+    assert dots.RULES.headline(result) == 4 * RULES_DOTS.get(rank, 0)
 
 
 def test_dots_count_all_seven_cards_not_the_best_five() -> None:
@@ -70,8 +72,8 @@ def test_one_dot_is_singular_in_the_description() -> None:
 @settings(max_examples=200)
 @given(st.lists(st.integers(0, 51), min_size=5, max_size=7, unique=True))
 def test_dots_are_the_rules_sum_over_every_card(hand: list[int]) -> None:
-    result = dots.evaluate_dots(tuple(hand), (), (), OPTIONS)
-    assert dots.headline(result) == dots_by_the_rules(tuple(hand))
+    result = dots.evaluate(tuple(hand), (), (), OPTIONS)
+    assert dots.RULES.headline(result) == dots_by_the_rules(tuple(hand))
 
 
 def test_batch_gives_the_single_hand_strength_and_dots_also_when_padded() -> None:
@@ -80,16 +82,16 @@ def test_batch_gives_the_single_hand_strength_and_dots_also_when_padded() -> Non
     sizes = rng.integers(5, 8, len(hands))
     for row, size in enumerate(sizes):
         hands[row, size:] = EMPTY
-    batch = dots.evaluate_dots_batch(hands, NO_TABLE, OPTIONS)
+    batch = dots.evaluate_batch(hands, NO_TABLE, OPTIONS)
     assert batch.value.dtype == np.int64 and batch.strength.dtype == np.uint64
     assert not batch.instant_win.any() and not batch.low_strength.any()
     for row in range(len(hands)):
         hand = tuple(c for c in hands[row].tolist() if c != EMPTY)
-        single = dots.evaluate_dots(hand, (), (), OPTIONS)
-        assert batch.value[row] == dots.headline(single) == dots_by_the_rules(hand)
+        single = dots.evaluate(hand, (), (), OPTIONS)
+        assert batch.value[row] == dots.RULES.headline(single) == dots_by_the_rules(hand)
         assert batch.strength[row] == single.strength
 
 
 def test_headline_refuses_another_games_evaluation() -> None:
     with pytest.raises(TypeError):
-        dots.headline(poker.evaluate_poker_high(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS))
+        dots.RULES.headline(poker_high.evaluate(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS))

@@ -15,7 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evaluators.game_rules import Resolver, Results
+from evaluators.games.flop_a import check_declarations
+from evaluators.games.flop_a import resolve as resolve_flop_a
+from evaluators.games.grocery_store_dots import resolve as resolve_poker_and_dots
+from evaluators.games.high_card import resolve as resolve_high_card
 from evaluators.inputs import Declaration, Game, Seat, ShowdownRequest
+from evaluators.point_totals import resolve_high_low
 from evaluators.results import (
     Award,
     BlackjackDetail,
@@ -29,16 +35,7 @@ from evaluators.results import (
     PokerDetail,
     Resolution,
 )
-from evaluators.showdown import (
-    Resolver,
-    Results,
-    check_declarations,
-    resolve_flop_a,
-    resolve_high_card,
-    resolve_high_low,
-    resolve_poker_and_dots,
-    resolve_single_pot,
-)
+from evaluators.showdown import resolve_single_pot
 
 H, L, B = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
 HALF = Fraction(1, 2)

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import high_card
 from evaluators.cards import RANKS, parse_card
+from evaluators.games import high_card
 from evaluators.inputs import Cards, Options
 from evaluators.results import Evaluation, HighCardDetail
 
@@ -24,7 +24,7 @@ def cards(text: str) -> Cards:
 
 
 def score(hand: str, table: str, options: Options = ACE_HIGH) -> Evaluation:
-    return high_card.evaluate_high_card(cards(hand), cards(table), (), options)
+    return high_card.evaluate(cards(hand), cards(table), (), options)
 
 
 def survived_by_folding(hand: Cards, table: Cards, ace_low: bool) -> int:
@@ -92,7 +92,7 @@ def test_the_sorting_network_sorts_every_zero_one_input() -> None:
 @given(st.permutations(range(52)), st.booleans())
 def test_survived_matches_the_fold_loop(deck: list[int], ace_low: bool) -> None:
     hand, table = tuple(deck[:5]), tuple(deck[5:10])
-    result = high_card.evaluate_high_card(hand, table, (), Options(ace_low=ace_low))
+    result = high_card.evaluate(hand, table, (), Options(ace_low=ace_low))
     assert result.strength == survived_by_folding(hand, table, ace_low)
     assert isinstance(result.detail, HighCardDetail)
     assert sorted(result.detail.ascending) == sorted(hand)
@@ -105,8 +105,8 @@ def test_batch_equals_single_hands_with_a_table_per_hand(options: Options) -> No
     deals = [rng.sample(range(52), 10) for _ in range(5000)]
     hands = np.array([d[:5] for d in deals], dtype=np.uint8)
     tables = np.array([d[5:] for d in deals], dtype=np.uint8)
-    batch = high_card.evaluate_high_card_batch(hands, tables, options)
-    singles = [high_card.evaluate_high_card(tuple(d[:5]), tuple(d[5:]), (), options) for d in deals]
+    batch = high_card.evaluate_batch(hands, tables, options)
+    singles = [high_card.evaluate(tuple(d[:5]), tuple(d[5:]), (), options) for d in deals]
     assert batch.strength.tolist() == [e.strength for e in singles]
     assert batch.value.tolist() == [e.strength for e in singles]
     assert batch.low_strength.tolist() == [0] * len(singles)
@@ -120,9 +120,9 @@ def test_batch_equals_single_hands_with_one_shared_table(options: Options) -> No
     table = cards("5c 9d 9h Jc Ad")
     rest = [c for c in range(52) if c not in table]
     hand_list = [tuple(rng.sample(rest, 5)) for _ in range(3000)]
-    batch = high_card.evaluate_high_card_batch(
+    batch = high_card.evaluate_batch(
         np.array(hand_list, dtype=np.uint8), np.array([table], dtype=np.uint8), options
     )
-    expected = [high_card.evaluate_high_card(h, table, (), options).strength for h in hand_list]
+    expected = [high_card.evaluate(h, table, (), options).strength for h in hand_list]
     assert batch.strength.tolist() == expected
     assert batch.value.tolist() == expected
