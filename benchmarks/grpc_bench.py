@@ -30,7 +30,7 @@ import grpc
 import numpy as np
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
-from benchmarks.hands import Deal
+from benchmarks.hands import NamedDeal
 from evaluators.cards import card_text
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
@@ -195,7 +195,7 @@ def stream_messages(
     return Measured(sum(counts), seconds)
 
 
-def evaluate_requests(deal: Deal, count: int) -> list[pb.EvaluateRequest]:
+def evaluate_requests(deal: NamedDeal, count: int) -> list[pb.EvaluateRequest]:
     """Poker high requests (card text, as a caller sends them) for the deal's first hands."""
     return [
         pb.EvaluateRequest(
@@ -226,7 +226,7 @@ class GrpcResult:
 
 
 def run_grpc(
-    deal: Deal,
+    deal: NamedDeal,
     seconds: float,
     batch_sizes: Sequence[int],
     threads: int,

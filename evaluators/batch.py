@@ -23,6 +23,14 @@ from evaluators.cards import DECK_SIZE, EMPTY, JOKER_1, JOKER_2, InvalidRequest,
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.results import BatchResult
+from evaluators.rules_check import (
+    PAIRING_REMEDY,
+    joker_message,
+    size_message,
+    sizes_fit,
+    together_message,
+    within,
+)
 from evaluators.scoring import BatchCancelled
 from evaluators.validation import rules_for
 
@@ -239,23 +247,11 @@ def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
     table_count = np.bitwise_count(table_or)
     if np.any(hand_count != _filled(hands)) or np.any(table_count != _filled(tables)):
         return False
-    if not (
-        _within(hand_count, rules.hand_min, rules.hand_max)
-        and _within(table_count, rules.table_min, rules.table_max)
-        and _within(hand_count + table_count, rules.cards_min, rules.cards_max)
-    ):
+    if not np.all(sizes_fit(rules, hand_count, table_count)):
         return False
     if rules.distinct_table_ranks:
         return not np.any(np.bitwise_count(_or_of_bits(tables, rank_bits)) != table_count)
     return True
-
-
-def _within(counts: npt.NDArray[np.uint8], low: int, high: int) -> bool:
-    return not len(counts) or (low <= int(counts.min()) and int(counts.max()) <= high)
-
-
-def _range_text(low: int, high: int) -> str:
-    return f"{low}" if low == high else f"{low}-{high}"
 
 
 Problem = tuple[Mask, Callable[[int], str]]
@@ -267,20 +263,15 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     hand_count = (hands != EMPTY).sum(axis=1)
     table_count = (tables != EMPTY).sum(axis=1)
     together = hand_count + table_count
-    hand_sizes = _range_text(rules.hand_min, rules.hand_max)
-    table_sizes = _range_text(rules.table_min, rules.table_max)
-    both_sizes = _range_text(rules.cards_min, rules.cards_max)
     hand_problems = _card_problems(rules, hands, "hand")
     hand_problems += [
         (
-            (hand_count < rules.hand_min) | (hand_count > rules.hand_max),
-            lambda i: f"the hand has {hand_count[i]} cards; {rules.name} takes {hand_sizes}",
+            ~within(hand_count, rules.hand_min, rules.hand_max),
+            lambda i: size_message("the hand", int(hand_count[i]), rules.hand_min, rules.hand_max),
         ),
         (
-            (together < rules.cards_min) | (together > rules.cards_max),
-            lambda i: (
-                f"hand and table together have {together[i]} cards; {rules.name} takes {both_sizes}"
-            ),
+            ~within(together, rules.cards_min, rules.cards_max),
+            lambda i: together_message(rules, int(together[i])),
         ),
         (
             _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
@@ -290,8 +281,10 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     table_problems = _card_problems(rules, tables, "table")
     table_problems.append(
         (
-            (table_count < rules.table_min) | (table_count > rules.table_max),
-            lambda i: f"the table has {table_count[i]} cards; {rules.name} takes {table_sizes}",
+            ~within(table_count, rules.table_min, rules.table_max),
+            lambda i: size_message(
+                "the table", int(table_count[i]), rules.table_min, rules.table_max
+            ),
         )
     )
     if rules.distinct_table_ranks:
@@ -299,9 +292,7 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         table_problems.append(
             (
                 _has_repeat(ranks),
-                lambda i: (
-                    "the table pairs (two cards of one rank); the dealer replaces a pairing card"
-                ),
+                lambda i: f"the table pairs (two cards of one rank); {PAIRING_REMEDY}",
             )
         )
     bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
@@ -336,7 +327,7 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
     ]
     if not rules.jokers:
         jokers = (cards == JOKER_1) | (cards == JOKER_2)
-        problems.append((jokers.any(axis=1), lambda i: f"jokers are not used in {rules.name}"))
+        problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
     return problems
 
 

@@ -73,4 +73,3 @@ def flush_suit(key_sum: int) -> int:
     if not bits:
         return -1
     return (bits.bit_length() - 1 - SUIT_SHIFT) // 4
-
