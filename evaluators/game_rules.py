@@ -55,6 +55,8 @@ class GameRules:
     figures: Callable[[Evaluation], list[Figure]]
     """How an evaluation reads for people after its strength, in the order API.md lists
     the figures (the discard rule's first where the game has it)."""
+    aliases: tuple[str, ...] = ()
+    """Short names people type for the game besides its name and slug (``333``)."""
     pots: tuple[str, ...] = ("whole",)
     options: tuple[str, ...] = ()
     jokers: bool = False

@@ -111,5 +111,6 @@ RULES = GameRules(
     resolve=resolve,
     headline=dots,
     figures=figures,
+    aliases=("dots",),
     pots=("high", "dots"),
 )

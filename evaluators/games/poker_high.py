@@ -77,4 +77,5 @@ RULES = GameRules(
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
+    aliases=("poker",),
 )

@@ -150,4 +150,5 @@ RULES = GameRules(
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
+    aliases=("333",),
 )

@@ -18,7 +18,6 @@ if TYPE_CHECKING:
     from evaluators.game_rules import Figure
 
 
-
 def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> str:
     """Rows as left-aligned columns two spaces apart; no trailing spaces."""
     all_rows = [list(header)] if header is not None else []

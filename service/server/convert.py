@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
@@ -23,15 +24,7 @@ from google.rpc import code_pb2, error_details_pb2, status_pb2
 from evaluators.cards import Violation, card_text, parse_card
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.registry import GameRules
-from evaluators.results import (
-    BatchResult,
-    DealBonus,
-    Detail,
-    Evaluation,
-    NotPokerCategory,
-    PokerCategory,
-    ShowdownOutcome,
-)
+from evaluators.results import BatchResult, Detail, Evaluation, ShowdownOutcome
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 
@@ -54,17 +47,35 @@ class _EnumMap:
 _GAME = _EnumMap(Game, pb.Game, "GAME_")
 _DECLARATION = _EnumMap(Declaration, pb.Declaration, "DECLARATION_")
 _ENDING = _EnumMap(TonkEnding, pb.TonkEnding, "TONK_ENDING_")
-_POKER_CATEGORY = _EnumMap(PokerCategory, pb.PokerCategory, "POKER_CATEGORY_")
-_NOT_POKER_CATEGORY = _EnumMap(NotPokerCategory, pb.NotPokerCategory, "NOT_POKER_CATEGORY_")
-_DEAL_BONUS = _EnumMap(DealBonus, pb.DealBonus, "DEAL_BONUS_")
+
+
+def _detail_enums() -> list[type[enum.Enum]]:
+    """The enums the details' fields hold (nested details' too), found by type."""
+    found: list[type[enum.Enum]] = []
+    kinds: list[Any] = list(typing.get_args(Detail))
+    while kinds:
+        hints = typing.get_type_hints(kinds.pop())
+        for hint in hints.values():
+            for kind in (hint, *typing.get_args(hint)):
+                if isinstance(kind, type) and issubclass(kind, enum.Enum) and kind not in found:
+                    found.append(kind)
+                elif dataclasses.is_dataclass(kind):
+                    kinds.append(kind)
+    return found
+
+
+def _wire_enum(core: type[enum.Enum]) -> _EnumMap:
+    """The map of a core enum onto the proto enum of the same name (``PokerCategory``),
+    whose values carry its name as a prefix (``POKER_CATEGORY_``)."""
+    prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", core.__name__).upper() + "_"
+    return _EnumMap(core, getattr(pb, core.__name__), prefix)
+
+
 ENUM_MAPS: Mapping[type[enum.Enum], _EnumMap] = {
     Game: _GAME,
     Declaration: _DECLARATION,
     TonkEnding: _ENDING,
-    PokerCategory: _POKER_CATEGORY,
-    NotPokerCategory: _NOT_POKER_CATEGORY,
-    DealBonus: _DEAL_BONUS,
-}
+} | {core: _wire_enum(core) for core in _detail_enums()}
 """Every enum the wire carries; a test holds each map a bijection onto the proto's values."""
 
 
