@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -11,8 +13,18 @@ from evaluators import poker
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import grocery_store_dots as dots
 from evaluators.games import poker_high
-from evaluators.inputs import Cards, Options
-from evaluators.results import DotsDetail, Evaluation
+from evaluators.inputs import Cards, Game, Options
+from evaluators.results import Award, DotsDetail, Evaluation, Resolution
+from tests.unit.showdowns import (
+    HALF,
+    as_shares,
+    assert_well_formed,
+    dots_hand,
+    literal_halves,
+    request,
+    seats,
+    shares,
+)
 
 OPTIONS = Options()
 NO_TABLE = np.zeros((1, 0), dtype=np.uint8)
@@ -95,3 +107,51 @@ def test_batch_gives_the_single_hand_strength_and_dots_also_when_padded() -> Non
 def test_headline_refuses_another_games_evaluation() -> None:
     with pytest.raises(TypeError):
         dots.RULES.headline(poker_high.evaluate(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS))
+
+
+# --- Grocery Store Dots --------------------------------------------------------------------
+
+
+def grocery(*evaluations: Evaluation) -> Resolution:
+    results = seats(*evaluations)
+    resolution = dots.resolve(request(Game.GROCERY_STORE_DOTS, results), results)
+    assert_well_formed(resolution)
+    return resolution
+
+
+def test_best_poker_hand_takes_the_high_half_and_most_dots_the_dots_half() -> None:
+    resolution = grocery(dots_hand(500, 4), dots_hand(100, 11), dots_hand(300, 7))
+    assert shares(resolution) == {("a", "high"): HALF, ("b", "dots"): HALF}
+    assert resolution.explanation == (
+        "a wins the high half with High card, ace; b wins the dots half with 11 dots."
+    )
+
+
+def test_one_player_may_win_the_high_and_the_dots_half() -> None:
+    resolution = grocery(dots_hand(500, 12), dots_hand(100, 11))
+    assert resolution.awards == (Award("a", "high", HALF), Award("a", "dots", HALF))
+
+
+def test_ties_split_each_half_of_grocery_store_dots() -> None:
+    resolution = grocery(dots_hand(500, 9), dots_hand(500, 3), dots_hand(100, 9), dots_hand(200, 9))
+    quarter, sixth = Fraction(1, 4), Fraction(1, 6)
+    assert shares(resolution) == {
+        ("a", "high"): quarter,
+        ("b", "high"): quarter,
+        ("a", "dots"): sixth,
+        ("c", "dots"): sixth,
+        ("d", "dots"): sixth,
+    }
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.builds(dots_hand, st.integers(1, 4), st.integers(0, 4)), min_size=2, max_size=7))
+def test_grocery_store_dots_matches_the_literal_rule(evaluations: list[Evaluation]) -> None:
+    results = seats(*evaluations)
+    expected = literal_halves(
+        {
+            "high": {p: e.strength for p, e in results},
+            "dots": {p: e.detail.dots for p, e in results if isinstance(e.detail, DotsDetail)},
+        }
+    )
+    assert as_shares(grocery(*evaluations)) == expected

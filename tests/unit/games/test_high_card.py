@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
 
 import numpy as np
 import pytest
@@ -12,8 +13,18 @@ from hypothesis import strategies as st
 
 from evaluators.cards import RANKS, parse_card
 from evaluators.games import high_card
-from evaluators.inputs import Cards, Options
-from evaluators.results import Evaluation, HighCardDetail
+from evaluators.inputs import Cards, Game, Options
+from evaluators.results import Evaluation, HighCardDetail, Resolution
+from tests.unit.showdowns import (
+    HALF,
+    Shares,
+    as_shares,
+    assert_well_formed,
+    high_card_hand,
+    request,
+    seats,
+    shares,
+)
 
 ACE_HIGH = Options()
 ACE_LOW = Options(ace_low=True)
@@ -126,3 +137,60 @@ def test_batch_equals_single_hands_with_one_shared_table(options: Options) -> No
     expected = [high_card.evaluate(h, table, (), options).strength for h in hand_list]
     assert batch.strength.tolist() == expected
     assert batch.value.tolist() == expected
+
+
+# --- High Card -----------------------------------------------------------------------------
+
+
+def high(*survived: int) -> Resolution:
+    results = seats(*(high_card_hand(s) for s in survived))
+    resolution = high_card.resolve(request(Game.HIGH_CARD, results), results)
+    assert_well_formed(resolution)
+    return resolution
+
+
+def test_the_unique_longest_survivor_below_five_checks_wins() -> None:
+    resolution = high(2, 3, 1)
+    assert shares(resolution) == {("b", "whole"): 1}
+    assert "b passes 3 of 5 checks" in resolution.explanation
+
+
+def test_a_lone_survivor_of_all_five_checks_wins() -> None:
+    assert shares(high(5, 4, 4)) == {("a", "whole"): 1}
+
+
+def test_a_tie_at_the_top_below_five_is_a_redeal() -> None:
+    resolution = high(3, 3, 1)
+    assert resolution.redeal
+    assert resolution.awards == ()
+    assert "fold at check 4" in resolution.explanation
+
+
+def test_everyone_folding_at_the_first_check_is_a_redeal() -> None:
+    resolution = high(0, 0, 0)
+    assert resolution.redeal
+    assert resolution.explanation == "Everyone folds at the first check: redeal."
+
+
+def test_players_surviving_all_five_checks_split_the_pot() -> None:
+    resolution = high(5, 2, 5)
+    assert shares(resolution) == {("a", "whole"): HALF, ("c", "whole"): HALF}
+
+
+def literal_high_card(survived: list[int]) -> Shares | None:
+    """The folding procedure of RULES.md, check by check; None is a redeal."""
+    remaining = [chr(ord("a") + i) for i in range(len(survived))]
+    for check in range(1, 6):
+        remaining = [p for p in remaining if survived[ord(p) - ord("a")] >= check]
+        if len(remaining) == 1:
+            return {(remaining[0], "whole"): Fraction(1)}
+        if not remaining:
+            return None
+    return {(p, "whole"): Fraction(1, len(remaining)) for p in remaining}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=2, max_size=7))
+def test_high_card_matches_the_folding_procedure(survived: list[int]) -> None:
+    resolution = high(*survived)
+    assert as_shares(resolution) == literal_high_card(survived)
