@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -32,6 +33,20 @@ from tests.unit.showdowns import (
     seats,
     shares,
 )
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h", "4d"]}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "points"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [
+        ("alice", ["Ah", "Kd", "5c"], Declaration.HIGH),
+        ("bob", ["4d", "9c", "Qs"], Declaration.LOW),
+    ],
+    "table": ["2s", "3h"],
+}
+"""One valid two-seat showdown."""
 
 
 def test_flop_a_instant_win_ignores_the_declaration() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,20 @@ from tests.unit.showdowns import (
     seats,
     shares,
 )
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"], "table": []}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "dots"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [
+        ("alice", ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"]),
+        ("bob", ["As", "Qd", "6c", "8s", "Jc", "4h", "7h"]),
+    ],
+    "table": [],
+}
+"""One valid two-seat showdown."""
 
 OPTIONS = Options()
 NO_TABLE = np.zeros((1, 0), dtype=np.uint8)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
@@ -25,6 +26,20 @@ from tests.unit.showdowns import (
     seats,
     shares,
 )
+
+HAND_EXAMPLE: dict[str, Any] = {
+    "hand": ["Ah", "Kd", "5c", "9s", "Tc"],
+    "table": ["2s", "3h", "4d", "6c", "7c"],
+}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "high_card"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["Ah", "Kd", "5c", "9s", "Tc"]), ("bob", ["Ad", "Qd", "6h", "8s", "Jc"])],
+    "table": ["2s", "3h", "4d", "6c", "7c"],
+}
+"""One valid two-seat showdown."""
 
 ACE_HIGH = Options()
 ACE_LOW = Options(ace_low=True)

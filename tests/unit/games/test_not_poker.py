@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -27,6 +28,20 @@ from evaluators.games.not_poker import (
 )
 from evaluators.inputs import Cards, Options
 from evaluators.results import Evaluation, NotPokerCategory, NotPokerDetail
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "table": []}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "not_poker"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [
+        ("alice", ["As", "Ad", "Ac", "X1", "2h", "2d"]),
+        ("bob", ["Ks", "Kd", "Qc", "X2", "3h", "3d"]),
+    ],
+    "table": [],
+}
+"""One valid two-seat showdown."""
 
 X1, X2 = 52, 53
 NO_OPTIONS = Options()

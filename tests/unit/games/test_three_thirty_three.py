@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
@@ -13,6 +14,17 @@ from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import three_thirty_three as blackjack
 from evaluators.inputs import Cards, Options
 from evaluators.results import BlackjackDetail, Evaluation
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "blackjack"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["Ah", "6d", "4c"]), ("bob", ["Td", "9c"])],
+    "table": ["2s"],
+}
+"""One valid two-seat showdown."""
 
 
 def cards(text: str) -> Cards:

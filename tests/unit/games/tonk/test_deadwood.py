@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -12,8 +13,25 @@ from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, parse_card
 from evaluators.games.tonk import deadwood as tonk
-from evaluators.inputs import Cards, Options
+from evaluators.inputs import Cards, Options, TonkEnding
 from evaluators.results import DealBonus, Evaluation, TonkDetail
+
+HAND_EXAMPLE: dict[str, Any] = {
+    "hand": ["5h", "6h", "7h", "Kd", "2c"],
+    "table": [],
+    "spreads": [["8h", "9h", "Th"]],
+}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "tonk"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["5h", "6h", "7h"]), ("bob", ["Kd", "2c", "3s"])],
+    "table": [],
+    "ending": TonkEnding.DROP,
+    "ender": "alice",
+}
+"""One valid two-seat showdown."""
 
 RUNS_ONLY = Options(hit_runs_only=True)
 PLAIN = Options()
