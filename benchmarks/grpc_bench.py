@@ -24,7 +24,7 @@ from typing import Any
 import grpc
 import numpy as np
 
-from benchmarks.hands import Deal
+from benchmarks.hands import NamedDeal
 from benchmarks.launcher import ServerProcess, start_server
 from evaluators.cards import card_text
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
@@ -149,7 +149,7 @@ def stream_messages(
     return Measured(sum(counts), seconds)
 
 
-def evaluate_requests(deal: Deal, count: int) -> list[pb.EvaluateRequest]:
+def evaluate_requests(deal: NamedDeal, count: int) -> list[pb.EvaluateRequest]:
     """Poker high requests (card text, as a caller sends them) for the deal's first hands."""
     return [
         pb.EvaluateRequest(
@@ -170,7 +170,7 @@ class GrpcResult:
 
 
 def run_grpc(
-    deal: Deal,
+    deal: NamedDeal,
     seconds: float,
     batch_sizes: Sequence[int],
     threads: int,

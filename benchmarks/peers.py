@@ -1,6 +1,6 @@
 """Adapters for the libraries people score hands with today, run on our seeded hands.
 
-Each ``Peer`` turns the first N hands of a ``Deal`` into the peer's own card objects once
+Each ``Peer`` turns the first N hands of a ``NamedDeal`` into the peer's own card objects once
 (``prepare``, not timed: we time our core on ids already parsed, too) and then scores them
 all in one Python loop (``run``, timed). ``answers`` gives the peer's figure per hand so
 the benchmark can check, before timing, that the peer and we agree on these hands:

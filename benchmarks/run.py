@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 
 from benchmarks import grpc_bench, hands, peers
-from benchmarks.hands import Deal
+from benchmarks.hands import NamedDeal
 from evaluators import batch, poker
 from evaluators.cards import card_text
 from evaluators.inputs import Game, HandRequest, Options
@@ -128,7 +128,7 @@ def loop_rate(
     return count / median_seconds(loop, config.repeats), count
 
 
-def _single_makers(deal: Deal) -> dict[str, Callable[[int], Callable[[], object]]]:
+def _single_makers(deal: NamedDeal) -> dict[str, Callable[[int], Callable[[], object]]]:
     rules = GAMES[deal.game]
     raw = rules.evaluate
 
@@ -155,7 +155,7 @@ def _single_makers(deal: Deal) -> dict[str, Callable[[int], Callable[[], object]
     }
 
 
-def _check_batch_equals_single(deal: Deal, result: BatchResult, sample: int = 300) -> int:
+def _check_batch_equals_single(deal: NamedDeal, result: BatchResult, sample: int = 300) -> int:
     """Hands among the first ``sample`` whose batch strength/value differ from ``evaluate``."""
     rules = GAMES[deal.game]
     bad = 0
@@ -167,34 +167,27 @@ def _check_batch_equals_single(deal: Deal, result: BatchResult, sample: int = 30
     return bad
 
 
-def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
-    """The game's batch function on arrays (when it has one), and the whole packed path from
-    bytes."""
-    rows: list[Row] = []
+def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[Row]:
+    """The game's batch function on arrays, and the whole packed path from bytes."""
+    progress(f"core: {deal.key} batch")
     evaluate_batch = GAMES[deal.game].evaluate_batch
-    if evaluate_batch is not None:
-        progress(f"core: {deal.key} batch")
-        result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
-        mismatches = _check_batch_equals_single(deal, result)
-        seconds = median_seconds(
-            lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS), config.repeats
+    result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
+    mismatches = _check_batch_equals_single(deal, result)
+    seconds = median_seconds(
+        lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS), config.repeats
+    )
+    rows = [
+        Row(
+            "core",
+            deal.key,
+            "batch: game's evaluate_batch",
+            len(deal) / seconds,
+            count=len(deal),
+            extra={"batch_vs_single_mismatches": mismatches},
         )
-        rows.append(
-            Row(
-                "core",
-                deal.key,
-                "batch: game's evaluate_batch",
-                len(deal) / seconds,
-                count=len(deal),
-                extra={"batch_vs_single_mismatches": mismatches},
-            )
-        )
+    ]
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
-    note = ""
-    if evaluate_batch is None:
-        count = min(count, 20_000)
-        note = "registry has no evaluate_batch: loop fallback, on fewer hands"
     packed = deal.hands[:count].tobytes()
     table_size = deal.tables.shape[1]
     table_bytes = deal.tables[:count].tobytes() if table_size else b""
@@ -218,13 +211,12 @@ def _core_batches(deal: Deal, config: Config, progress: Progress) -> list[Row]:
             "batch: evaluators.batch from bytes (validated)",
             count / seconds,
             count=count,
-            note=note,
         )
     )
     return rows
 
 
-def run_core(deals: Sequence[Deal], config: Config, progress: Progress) -> list[Row]:
+def run_core(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
     rows: list[Row] = []
     for deal in deals:
         for method, make in _single_makers(deal).items():
@@ -235,16 +227,15 @@ def run_core(deals: Sequence[Deal], config: Config, progress: Progress) -> list[
     return rows
 
 
-def _our_answers(deal: Deal, count: int) -> list[int]:
+def _our_answers(deal: NamedDeal, count: int) -> list[int]:
     """Our figure per hand in the peers' terms: rank_class (poker) or deadwood (Tonk)."""
     if deal.game is Game.TONK:
         result = GAMES[Game.TONK].evaluate_batch
-        assert result is not None
         return [int(v) for v in result(deal.hands[:count], deal.tables, OPTIONS).value]
     return [poker.rank_class_of(hand) for hand, _ in deal.singles(count)]
 
 
-def _peer_row(deal: Deal, peer: peers.Peer, ours: list[int], config: Config) -> Row:
+def _peer_row(deal: NamedDeal, peer: peers.Peer, ours: list[int], config: Config) -> Row:
     """One peer on the deal: agreement with us on the first hands, then its rate."""
     check = min(500, len(deal))
     theirs = peer.run(peer.prepare([h for h, _ in deal.singles(check)]))
@@ -269,7 +260,7 @@ def _peer_row(deal: Deal, peer: peers.Peer, ours: list[int], config: Config) -> 
     )
 
 
-def _rank_class_row(deal: Deal, config: Config) -> Row:
+def _rank_class_row(deal: NamedDeal, config: Config) -> Row:
     def rank_loop(n: int) -> Callable[[], object]:
         pairs = deal.singles(n)
         return lambda: [poker.rank_class_of(hand) for hand, _ in pairs]
@@ -279,8 +270,8 @@ def _rank_class_row(deal: Deal, config: Config) -> Row:
 
 
 def run_peers(
-    poker_deals: Sequence[Deal],
-    tonk_deals: Sequence[Deal],
+    poker_deals: Sequence[NamedDeal],
+    tonk_deals: Sequence[NamedDeal],
     config: Config,
     progress: Progress,
 ) -> list[Row]:
@@ -300,16 +291,15 @@ def run_peers(
     return rows
 
 
-def run_tonk_sizes(deals: Sequence[Deal], config: Config, progress: Progress) -> list[Row]:
+def run_tonk_sizes(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
     """Our Tonk single and batch rates on the peer-only deals (5, 7, 9 cards)."""
     rows: list[Row] = []
     evaluate_tonk = GAMES[Game.TONK].evaluate
     evaluate_batch = GAMES[Game.TONK].evaluate_batch
-    assert evaluate_batch is not None
     for deal in deals:
         progress(f"core: {deal.key}")
 
-        def make(n: int, deal: Deal = deal) -> Callable[[], object]:
+        def make(n: int, deal: NamedDeal = deal) -> Callable[[], object]:
             pairs = deal.singles(n)
             return lambda: [evaluate_tonk(hand, (), (), OPTIONS) for hand, _ in pairs]
 
@@ -331,7 +321,7 @@ def run_tonk_sizes(deals: Sequence[Deal], config: Config, progress: Progress) ->
     return rows
 
 
-def run_grpc_section(deal: Deal, config: Config, progress: Progress) -> list[Row]:
+def run_grpc_section(deal: NamedDeal, config: Config, progress: Progress) -> list[Row]:
     rows = [
         Row(
             "grpc",

@@ -4,10 +4,10 @@ The contract (API.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` by
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
 byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
 bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to
-``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest. Then the
-game's own ``evaluate_batch`` runs on the narrowest layout (each row's padding moved to its
-end, all-padding columns dropped), or, where a game has none, a loop over ``evaluate`` with
-``headline`` as ``value``. Strength points up, as everywhere.
+``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
+(``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
+the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
+chunk by chunk. Strength points up, as everywhere.
 """
 
 from __future__ import annotations
@@ -18,17 +18,26 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from evaluators import scoring
 from evaluators.cards import DECK_SIZE, EMPTY, JOKER_1, JOKER_2, InvalidRequest, Violation
-from evaluators.inputs import Game, Options
-from evaluators.registry import GameRules
+from evaluators.game_rules import GameRules
+from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.results import BatchResult
+from evaluators.rules_check import (
+    PAIRING_REMEDY,
+    joker_message,
+    size_message,
+    sizes_fit,
+    together_message,
+    within,
+)
+from evaluators.scoring import BatchCancelled
 from evaluators.validation import rules_for
+
+__all__ = ["BatchCancelled", "BatchTooLarge", "evaluate_batch", "read_batch"]
 
 MAX_LISTED = 10
 """Bad indexes named one by one in an InvalidRequest; the rest are counted."""
-
-CHECK_EVERY = 256
-"""The loop fallback asks ``keep_going`` once per this many hands."""
 
 Matrix = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
@@ -49,8 +58,30 @@ class BatchTooLarge(Exception):
         )
 
 
-class BatchCancelled(Exception):
-    """``keep_going`` said stop (the caller gave up or its deadline passed); nothing is returned."""
+def read_batch(
+    game: Game | None,
+    hands: bytes,
+    hand_size: int,
+    tables: bytes,
+    table_size: int,
+    options: Options,
+    max_hands: int,
+) -> BatchRequest:
+    """Parse and check a packed batch, the batch form of ``validation.read_hand``.
+
+    Raises ``BatchTooLarge`` over ``max_hands`` and ``InvalidRequest`` for any bad hand or
+    shape. The matrices of the request are in the narrowest layout (``_packed``).
+    """
+    rules = rules_for(game)
+    hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
+    if not all_valid(rules, hand_matrix, table_matrix):
+        check(rules, hand_matrix, table_matrix)
+    return BatchRequest(
+        rules.game,
+        hand_matrix if _EMPTY_BYTE not in hands else _packed(hand_matrix),
+        table_matrix if _EMPTY_BYTE not in tables else _packed(table_matrix),
+        options,
+    )
 
 
 def evaluate_batch(
@@ -63,29 +94,13 @@ def evaluate_batch(
     max_hands: int,
     keep_going: Callable[[], bool] | None = None,
 ) -> BatchResult:
-    """Check and score a packed batch; one result entry per hand, in order.
+    """``read_batch`` then ``scoring.evaluate_batch``: one result entry per hand, in order.
 
-    Raises ``BatchTooLarge`` over ``max_hands``, ``InvalidRequest`` for any bad hand or
-    shape, and ``BatchCancelled`` when ``keep_going()`` turns false during a slow loop.
+    Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
+    ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
     """
-    rules = rules_for(game)
-    hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
-    if not all_valid(rules, hand_matrix, table_matrix):
-        check(rules, hand_matrix, table_matrix)
-    count = hand_matrix.shape[0]
-    if count == 0:
-        return _empty_result(0)
-    if rules.evaluate_batch is not None:
-        result = rules.evaluate_batch(
-            hand_matrix if _EMPTY_BYTE not in hands else _packed(hand_matrix),
-            table_matrix if _EMPTY_BYTE not in tables else _packed(table_matrix),
-            options,
-        )
-    else:
-        result = loop_batch(rules, hand_matrix, table_matrix, options, keep_going)
-    if not all(len(a) == count for a in _arrays(result)):
-        raise RuntimeError(f"{rules.name} batch evaluator returned the wrong number of results")
-    return result
+    request = read_batch(game, hands, hand_size, tables, table_size, options, max_hands)
+    return scoring.evaluate_batch(request, keep_going)
 
 
 def _shape(
@@ -232,23 +247,11 @@ def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
     table_count = np.bitwise_count(table_or)
     if np.any(hand_count != _filled(hands)) or np.any(table_count != _filled(tables)):
         return False
-    if not (
-        _within(hand_count, rules.hand_min, rules.hand_max)
-        and _within(table_count, rules.table_min, rules.table_max)
-        and _within(hand_count + table_count, rules.cards_min, rules.cards_max)
-    ):
+    if not np.all(sizes_fit(rules, hand_count, table_count)):
         return False
     if rules.distinct_table_ranks:
         return not np.any(np.bitwise_count(_or_of_bits(tables, rank_bits)) != table_count)
     return True
-
-
-def _within(counts: npt.NDArray[np.uint8], low: int, high: int) -> bool:
-    return not len(counts) or (low <= int(counts.min()) and int(counts.max()) <= high)
-
-
-def _range_text(low: int, high: int) -> str:
-    return f"{low}" if low == high else f"{low}-{high}"
 
 
 Problem = tuple[Mask, Callable[[int], str]]
@@ -260,20 +263,15 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     hand_count = (hands != EMPTY).sum(axis=1)
     table_count = (tables != EMPTY).sum(axis=1)
     together = hand_count + table_count
-    hand_sizes = _range_text(rules.hand_min, rules.hand_max)
-    table_sizes = _range_text(rules.table_min, rules.table_max)
-    both_sizes = _range_text(rules.cards_min, rules.cards_max)
     hand_problems = _card_problems(rules, hands, "hand")
     hand_problems += [
         (
-            (hand_count < rules.hand_min) | (hand_count > rules.hand_max),
-            lambda i: f"the hand has {hand_count[i]} cards; {rules.name} takes {hand_sizes}",
+            ~within(hand_count, rules.hand_min, rules.hand_max),
+            lambda i: size_message("the hand", int(hand_count[i]), rules.hand_min, rules.hand_max),
         ),
         (
-            (together < rules.cards_min) | (together > rules.cards_max),
-            lambda i: (
-                f"hand and table together have {together[i]} cards; {rules.name} takes {both_sizes}"
-            ),
+            ~within(together, rules.cards_min, rules.cards_max),
+            lambda i: together_message(rules, int(together[i])),
         ),
         (
             _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
@@ -283,8 +281,10 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     table_problems = _card_problems(rules, tables, "table")
     table_problems.append(
         (
-            (table_count < rules.table_min) | (table_count > rules.table_max),
-            lambda i: f"the table has {table_count[i]} cards; {rules.name} takes {table_sizes}",
+            ~within(table_count, rules.table_min, rules.table_max),
+            lambda i: size_message(
+                "the table", int(table_count[i]), rules.table_min, rules.table_max
+            ),
         )
     )
     if rules.distinct_table_ranks:
@@ -292,9 +292,7 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         table_problems.append(
             (
                 _has_repeat(ranks),
-                lambda i: (
-                    "the table pairs (two cards of one rank); the dealer replaces a pairing card"
-                ),
+                lambda i: f"the table pairs (two cards of one rank); {PAIRING_REMEDY}",
             )
         )
     bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
@@ -329,7 +327,7 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
     ]
     if not rules.jokers:
         jokers = (cards == JOKER_1) | (cards == JOKER_2)
-        problems.append((jokers.any(axis=1), lambda i: f"jokers are not used in {rules.name}"))
+        problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
     return problems
 
 
@@ -361,42 +359,3 @@ def _first_bad(problems: list[Problem], field: str, limit: int) -> tuple[list[Vi
         for index in rows[: max(limit, 0)].tolist()
     ]
     return violations, len(rows)
-
-
-def loop_batch(
-    rules: GameRules,
-    hands: Matrix,
-    tables: Matrix,
-    options: Options,
-    keep_going: Callable[[], bool] | None = None,
-) -> BatchResult:
-    """``evaluate`` per hand, ``headline`` as ``value``: the fallback for a game without
-    ``evaluate_batch``, and the reference a vectorised path must equal. Takes checked
-    matrices as ``evaluate_batch`` passes them (no table spreads in a batch)."""
-    count = len(hands)
-    result = _empty_result(count)
-    table_rows = [tuple(c for c in row if c != EMPTY) for row in tables.tolist()]
-    for index, row in enumerate(hands.tolist()):
-        if keep_going is not None and index % CHECK_EVERY == 0 and index and not keep_going():
-            raise BatchCancelled(f"stopped after {index} of {count} hands")
-        hand = tuple(c for c in row if c != EMPTY)
-        table = table_rows[index if len(table_rows) > 1 else 0]
-        evaluation = rules.evaluate(hand, table, (), options)
-        result.strength[index] = evaluation.strength
-        result.low_strength[index] = evaluation.low_strength
-        result.value[index] = rules.headline(evaluation)
-        result.instant_win[index] = evaluation.instant_win
-    return result
-
-
-def _empty_result(count: int) -> BatchResult:
-    return BatchResult(
-        strength=np.zeros(count, dtype=np.uint64),
-        low_strength=np.zeros(count, dtype=np.uint64),
-        value=np.zeros(count, dtype=np.int64),
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
-
-
-def _arrays(result: BatchResult) -> tuple[npt.NDArray[np.generic], ...]:
-    return (result.strength, result.low_strength, result.value, result.instant_win)

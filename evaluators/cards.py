@@ -141,10 +141,6 @@ def card_text(card: int) -> str:
     return _ID_TO_TEXT[card]
 
 
-def cards_text(cards: Iterable[int]) -> str:
-    return " ".join(card_text(c) for c in cards)
-
-
 def parse_cards(texts: Sequence[str], field: str, violations: list[Violation]) -> tuple[int, ...]:
     """Parse every card of one field; a bad card becomes EMPTY and a Violation.
 

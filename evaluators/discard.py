@@ -2,7 +2,7 @@
 
 After each table card is turned, every hand card of that card's rank is discarded; a hand
 that becomes empty wins at once (RULES.md, "Discard rule"). This is the one implementation
-the point and blackjack evaluators share, so the games cannot drift apart.
+those games share, so the games cannot drift apart.
 """
 
 from __future__ import annotations
@@ -12,6 +12,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.figures import cards_text, yes_no
+from evaluators.game_rules import Figure
 from evaluators.inputs import Cards
 from evaluators.results import Detail, Evaluation
 
@@ -134,3 +136,13 @@ def sum_kept(
         card_kept = np.right_shift(kept_ranks, column >> 2) & np.uint16(1)
         total += np.take(values, column, mode="wrap") * card_kept
     return total
+
+
+def discard_figures(evaluation: Evaluation) -> list[Figure]:
+    """The discard rule's figures, which lead every discard game's ``figures``."""
+    return [
+        ("instant win", yes_no(evaluation.instant_win), False),
+        ("out after", str(evaluation.out_after), False),
+        ("kept", cards_text(evaluation.kept), True),
+        ("discarded", cards_text(evaluation.discarded), False),
+    ]

@@ -9,6 +9,9 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass, field
 
+import numpy as np
+import numpy.typing as npt
+
 Cards = tuple[int, ...]
 
 
@@ -56,6 +59,17 @@ class HandRequest:
     table: Cards = ()
     table_spreads: tuple[Cards, ...] = ()
     options: Options = field(default_factory=Options)
+
+
+@dataclass(frozen=True)
+class BatchRequest:
+    """Many hands of one game, already checked (see ``batch.read_batch``): ``hands``
+    (N, hand_size) and ``tables`` (N or 1, table_size) card ids, 255-padded at row ends."""
+
+    game: Game
+    hands: npt.NDArray[np.uint8]
+    tables: npt.NDArray[np.uint8]
+    options: Options
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Poker high: the best five-card hand out of 5-7 cards, by table lookups.
+"""Poker hands: the best five-card hand out of 5-7 cards, by table lookups (Poker high,
+Grocery Store Dots).
 
 Every card adds a precomputed key (``tables.card_keys``); the sum holds the rank counts,
 the suit counts and the dots. If a suit holds five or more cards, the flush suit's 13-bit
@@ -20,8 +21,10 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import DECK_SIZE
-from evaluators.inputs import Cards, Options
-from evaluators.results import BatchResult, Evaluation, PokerCategory, PokerDetail
+from evaluators.figures import cards_text, enum_text
+from evaluators.game_rules import Figure
+from evaluators.inputs import Cards
+from evaluators.results import BatchResult, PokerCategory, PokerDetail
 from evaluators.tables import PokerTables, poker_tables
 from evaluators.tables.card_keys import (
     FLUSH_BITS,
@@ -34,14 +37,6 @@ from evaluators.tables.card_keys import (
 from evaluators.tables.class_shapes import ClassShape, class_shapes, describe_ranks, top_cards
 from evaluators.tables.five_card_classes import CLASS_COUNT
 from evaluators.tables.perfect_hash import BUCKET_MULTIPLIER, slots_of
-
-SUMMARY = (
-    "Poker high: each player's best five-card poker hand out of five to seven cards (their "
-    "hole cards plus any board) wins; straight flush, four of a kind, full house, flush, "
-    "straight, three of a kind, two pair, one pair, high card. A-2-3-4-5 is the lowest "
-    "straight and straights do not wrap around. Hands are also given their Cactus-Kev class, "
-    "1 for a royal flush to 7462 for 7-5-4-3-2, so they can be checked against other evaluators."
-)
 
 STRENGTH_BASE = CLASS_COUNT + 1
 """strength = STRENGTH_BASE - rank_class: higher is better."""
@@ -68,7 +63,7 @@ _SingleHandTables = tuple[
 
 @functools.cache
 def _single_hand_tables() -> _SingleHandTables:
-    """What ``_classify`` reads, in one tuple (one cached call per hand, no attribute reads):
+    """What ``classify`` reads, in one tuple (one cached call per hand, no attribute reads):
     per byte its card key plus ``1 << (64 + card)`` (one sum gives the lookup key and the
     card mask; 0 outside the deck), the class shapes, ``top_cards``, the flush, unsuited
     and displacement tables, and the perfect hash's multiplier and shifts."""
@@ -126,7 +121,7 @@ def _unsuited_class(tables: PokerTables, rank_counts: int) -> int:
     return tables.py_unsuited_classes[base ^ tables.py_displacements[bucket]]
 
 
-def _classify(cards: Cards) -> tuple[int, ClassShape, Cards]:
+def classify(cards: Cards) -> tuple[int, ClassShape, Cards]:
     """(rank class, its shape, best five) of 5-7 distinct cards (255 padding ignored).
 
     One pass over the cards sums their keys and card bits; the class gives the ranks of
@@ -176,7 +171,7 @@ def best_hand(cards: Cards) -> PokerDetail:
     then kickers high to low; straights from the top card down (the wheel ends with its
     ace). Among cards of equal rank the higher card id (suit order c < d < h < s) first.
     """
-    rank_class, shape, five = _classify(cards)
+    rank_class, shape, five = classify(cards)
     return PokerDetail(shape.category, rank_class, five)
 
 
@@ -185,21 +180,13 @@ def describe(category: PokerCategory, five: Cards) -> str:
     return describe_ranks(category, tuple(card >> 2 for card in five))
 
 
-def evaluate_poker_high(
-    hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
-) -> Evaluation:
-    """Best five of hand plus table (5-7 cards together); strength higher is better."""
-    rank_class, shape, five = _classify(hand + table)
-    return Evaluation(
-        shape.strength, shape.description, PokerDetail(shape.category, rank_class, five)
-    )
-
-
-def headline(evaluation: Evaluation) -> int:
-    """The batch ``value`` of Poker high: the rank_class."""
-    if not isinstance(evaluation.detail, PokerDetail):
-        raise TypeError("not a Poker high evaluation")
-    return evaluation.detail.rank_class
+def figures(detail: PokerDetail) -> list[Figure]:
+    """How a poker hand reads for people: category, Cactus-Kev class, best five."""
+    return [
+        ("category", enum_text(detail.category), True),
+        ("rank class", str(detail.rank_class), True),
+        ("best five", cards_text(detail.best_five), True),
+    ]
 
 
 def _add_card_keys(
@@ -280,14 +267,3 @@ def batch_results(
         value=values,
         instant_win=np.zeros(count, dtype=np.bool_),
     )
-
-
-def evaluate_poker_high_batch(
-    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
-) -> BatchResult:
-    """Poker high for N hands (N, hand_size) plus tables (N or 1, table_size), 255-padded.
-
-    Same strength and value (rank_class) as ``evaluate_poker_high`` hand by hand.
-    """
-    rank_classes = batch_rank_classes(hands, tables, batch_key_sums(hands, tables))
-    return batch_results(rank_classes, rank_classes.astype(np.int64))

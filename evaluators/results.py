@@ -1,7 +1,9 @@
 """What the evaluators answer: frozen, plain values (card ids, ints, enums).
 
 Strength always points up: a larger ``strength`` is a better hand within one game and
-options. Enum member names mirror the wire contract so the service converts by name.
+options. Enum member names mirror the wire contract so the service converts by name, and
+so do details: each detail class names its ``oneof detail`` field in ``WIRE`` and its
+fields are the proto message's fields, card ids where the wire has card text.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import enum
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -54,12 +57,16 @@ class DealBonus(enum.Enum):
 class PointsDetail:
     """Numbers, Florida Bingo, Flop-A: totals of the kept cards (halves are exact floats)."""
 
+    WIRE: ClassVar[str] = "points"
+
     high_total: float
     low_total: float
 
 
 @dataclass(frozen=True, slots=True)
 class BlackjackDetail:
+    WIRE: ClassVar[str] = "blackjack"
+
     total: int
     soft: bool
     bust: bool
@@ -67,12 +74,16 @@ class BlackjackDetail:
 
 @dataclass(frozen=True, slots=True)
 class HighCardDetail:
+    WIRE: ClassVar[str] = "high_card"
+
     survived: int
     ascending: Cards
 
 
 @dataclass(frozen=True, slots=True)
 class PokerDetail:
+    WIRE: ClassVar[str] = "poker"
+
     category: PokerCategory
     rank_class: int
     """Cactus-Kev equivalence class: 1 (royal flush) ... 7462 (7-5-4-3-2); lower is better."""
@@ -81,12 +92,16 @@ class PokerDetail:
 
 @dataclass(frozen=True, slots=True)
 class DotsDetail:
+    WIRE: ClassVar[str] = "dots"
+
     dots: int
     poker: PokerDetail
 
 
 @dataclass(frozen=True, slots=True)
 class NotPokerDetail:
+    WIRE: ClassVar[str] = "not_poker"
+
     category: NotPokerCategory
     groups: tuple[str, ...]
     jokers_as: tuple[str, ...]
@@ -102,6 +117,8 @@ class Hit:
 
 @dataclass(frozen=True, slots=True)
 class TonkDetail:
+    WIRE: ClassVar[str] = "tonk"
+
     points: int
     deadwood: int
     spreads: tuple[Cards, ...]

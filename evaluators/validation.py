@@ -34,6 +34,14 @@ from evaluators.inputs import (
     TonkEnding,
 )
 from evaluators.registry import GAMES, GameRules
+from evaluators.rules_check import (
+    PAIRING_REMEDY,
+    joker_message,
+    size_message,
+    sizes_fit,
+    together_message,
+    within,
+)
 
 SeatText = tuple[str, Sequence[str], Declaration | None]
 """(player id, hand card texts, declaration) as a caller sends a seat."""
@@ -60,23 +68,11 @@ def _rules_or_violation(game: Game | None, violations: list[Violation]) -> GameR
     return GAMES[game]
 
 
-def _count(cards: int) -> str:
-    return "1 card" if cards == 1 else f"{cards} cards"
-
-
-def _size_range(low: int, high: int) -> str:
-    return f"{low}" if low == high else f"{low}-{high}"
-
-
 def check_size(
     cards: Sequence[int], low: int, high: int, field: str, what: str, violations: list[Violation]
 ) -> None:
-    if not low <= len(cards) <= high:
-        violations.append(
-            Violation(
-                field, f"{what} has {_count(len(cards))}; this game takes {_size_range(low, high)}"
-            )
-        )
+    if not within(len(cards), low, high):
+        violations.append(Violation(field, size_message(what, len(cards), low, high)))
 
 
 def check_cards_allowed(
@@ -87,9 +83,7 @@ def check_cards_allowed(
         return
     for index, card in enumerate(cards):
         if card != EMPTY and is_joker(card):
-            violations.append(
-                Violation(f"{field}[{index}]", f"jokers are not used in {rules.name}")
-            )
+            violations.append(Violation(f"{field}[{index}]", joker_message(rules)))
 
 
 def check_table(rules: GameRules, table: Cards, violations: list[Violation]) -> None:
@@ -106,7 +100,7 @@ def check_table(rules: GameRules, table: Cards, violations: list[Violation]) -> 
                     Violation(
                         f"table[{index}]",
                         f"the table pairs: {card_text(card)} has the rank {RANKS[rank]} of "
-                        f"table[{first_at[rank]}]; the dealer replaces a pairing card",
+                        f"table[{first_at[rank]}]; {PAIRING_REMEDY}",
                     )
                 )
             else:
@@ -124,14 +118,8 @@ def check_hand(
     low = 0 if may_be_empty else rules.hand_min
     check_size(hand, low, rules.hand_max, field, "the hand", violations)
     total = len(hand) + len(table)
-    if hand and not rules.cards_min <= total <= rules.cards_max:
-        violations.append(
-            Violation(
-                field,
-                f"hand and table together have {_count(total)}; {rules.name} takes "
-                f"{_size_range(rules.cards_min, rules.cards_max)}",
-            )
-        )
+    if hand and not within(total, rules.cards_min, rules.cards_max):
+        violations.append(Violation(field, together_message(rules, total)))
     check_cards_allowed(rules, hand, field, violations)
 
 
@@ -144,8 +132,10 @@ def read_spreads(
             parse_cards(texts, f"table_spreads[{i}].cards", violations)
             for i, texts in enumerate(spreads)
         )
-    if spreads and (not rules.table_spreads or rules.check_spread is None):
-        violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
+    check_spread = rules.check_spread
+    if check_spread is None:
+        if spreads:
+            violations.append(Violation("table_spreads", f"{rules.name} has no table spreads"))
         return ()
     parsed: list[Cards] = []
     for index, texts in enumerate(spreads):
@@ -153,8 +143,8 @@ def read_spreads(
         before = len(violations)
         cards = parse_cards(texts, field, violations)
         check_cards_allowed(rules, cards, field, violations)
-        if len(violations) == before and rules.check_spread is not None:
-            problem = rules.check_spread(cards)
+        if len(violations) == before:
+            problem = check_spread(cards)
             if problem:
                 violations.append(Violation(f"table_spreads[{index}]", problem))
         parsed.append(cards)
@@ -182,13 +172,9 @@ def _read_plain_hand(
         table_ids = tuple([ids[text] for text in table]) if table else ()
     except KeyError:
         return None
-    total = len(hand_ids) + len(table_ids)
-    if not (
-        rules.hand_min <= len(hand_ids) <= rules.hand_max
-        and rules.table_min <= len(table_ids) <= rules.table_max
-        and rules.cards_min <= total <= rules.cards_max
-        and len(set(hand_ids + table_ids)) == total
-    ):
+    if not sizes_fit(rules, len(hand_ids), len(table_ids)):
+        return None
+    if len(set(hand_ids + table_ids)) != len(hand_ids) + len(table_ids):
         return None
     if not rules.jokers and (max(hand_ids) >= DECK_SIZE or max(table_ids, default=0) >= DECK_SIZE):
         return None

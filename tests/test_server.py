@@ -4,6 +4,7 @@ reflection, and draining on SIGTERM/SIGINT."""
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import queue
 import signal
@@ -46,90 +47,20 @@ from tests.conftest import ServerProcess
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
-HANDS: dict[Game, dict[str, Any]] = {
-    Game.NUMBERS: {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h"]},
-    Game.FLORIDA_BINGO: {"hand": ["Ah", "Qd", "5c", "9s"], "table": ["2s"]},
-    Game.FLOP_A: {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h", "4d"]},
-    Game.THREE_THIRTY_THREE: {"hand": ["Ah", "6d", "4c"], "table": ["2s"]},
-    Game.HIGH_CARD: {
-        "hand": ["Ah", "Kd", "5c", "9s", "Tc"],
-        "table": ["2s", "3h", "4d", "6c", "7c"],
-    },
-    Game.GROCERY_STORE_DOTS: {"hand": ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"], "table": []},
-    Game.POKER_HIGH: {"hand": ["Ah", "Kh"], "table": ["Qh", "Jh", "Th"]},
-    Game.NOT_POKER: {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "table": []},
-    Game.TONK: {
-        "hand": ["5h", "6h", "7h", "Kd", "2c"],
-        "table": [],
-        "spreads": [["8h", "9h", "Th"]],
-    },
-}
+
+def _game_tests(game: Game) -> Any:
+    """The unit tests of the game's module (``evaluators/games/numbers.py`` ->
+    ``tests/unit/games/test_numbers.py``), which hold its examples."""
+    package, module = GAMES[game].evaluate.__module__.rsplit(".", 1)
+    return importlib.import_module(
+        f"{package.replace('evaluators', 'tests.unit', 1)}.test_{module}"
+    )
+
+
+HANDS: dict[Game, dict[str, Any]] = {game: _game_tests(game).HAND_EXAMPLE for game in Game}
 """One valid hand per game (and its table, and Tonk's table spreads)."""
-
-DETAIL_FIELD = {
-    Game.NUMBERS: "points",
-    Game.FLORIDA_BINGO: "points",
-    Game.FLOP_A: "points",
-    Game.THREE_THIRTY_THREE: "blackjack",
-    Game.HIGH_CARD: "high_card",
-    Game.GROCERY_STORE_DOTS: "dots",
-    Game.POKER_HIGH: "poker",
-    Game.NOT_POKER: "not_poker",
-    Game.TONK: "tonk",
-}
-
-SEATS: dict[Game, dict[str, Any]] = {
-    Game.NUMBERS: {
-        "seats": [("alice", ["Ah", "Kd", "5c"]), ("bob", ["4d", "9c", "Qs"])],
-        "table": ["2s", "3h"],
-    },
-    Game.FLORIDA_BINGO: {
-        "seats": [("alice", ["Ah", "Kd", "5c"]), ("bob", ["4d", "9c", "Qs"])],
-        "table": ["2s", "3h"],
-    },
-    Game.FLOP_A: {
-        "seats": [
-            ("alice", ["Ah", "Kd", "5c"], Declaration.HIGH),
-            ("bob", ["4d", "9c", "Qs"], Declaration.LOW),
-        ],
-        "table": ["2s", "3h"],
-    },
-    Game.THREE_THIRTY_THREE: {
-        "seats": [("alice", ["Ah", "6d", "4c"]), ("bob", ["Td", "9c"])],
-        "table": ["2s"],
-    },
-    Game.HIGH_CARD: {
-        "seats": [
-            ("alice", ["Ah", "Kd", "5c", "9s", "Tc"]),
-            ("bob", ["Ad", "Qd", "6h", "8s", "Jc"]),
-        ],
-        "table": ["2s", "3h", "4d", "6c", "7c"],
-    },
-    Game.GROCERY_STORE_DOTS: {
-        "seats": [
-            ("alice", ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"]),
-            ("bob", ["As", "Qd", "6c", "8s", "Jc", "4h", "7h"]),
-        ],
-        "table": [],
-    },
-    Game.POKER_HIGH: {
-        "seats": [("alice", ["Ah", "Kh"]), ("bob", ["2c", "7d"])],
-        "table": ["Qh", "Jh", "Th", "3s", "4s"],
-    },
-    Game.NOT_POKER: {
-        "seats": [
-            ("alice", ["As", "Ad", "Ac", "X1", "2h", "2d"]),
-            ("bob", ["Ks", "Kd", "Qc", "X2", "3h", "3d"]),
-        ],
-        "table": [],
-    },
-    Game.TONK: {
-        "seats": [("alice", ["5h", "6h", "7h"]), ("bob", ["Kd", "2c", "3s"])],
-        "table": [],
-        "ending": TonkEnding.DROP,
-        "ender": "alice",
-    },
-}
+DETAIL_FIELD = {game: _game_tests(game).DETAIL_FIELD for game in Game}
+SEATS: dict[Game, dict[str, Any]] = {game: _game_tests(game).SHOWDOWN_EXAMPLE for game in Game}
 """One valid two-seat showdown per game."""
 
 
@@ -269,7 +200,7 @@ def test_showdown_resolves_every_game_and_echoes_the_request_id(
     assert reply == convert.to_showdown_response(showdown(core), _value(game), f"pot-{game.value}")
     assert reply.request_id == f"pot-{game.value}"
     assert [r.player for r in reply.results] == ["alice", "bob"]
-    if game is Game.TONK:
+    if not GAMES[game].pots:
         assert not reply.awards
         assert sum(p.stakes for p in reply.payouts) == 0
     elif not reply.redeal:

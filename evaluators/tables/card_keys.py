@@ -73,7 +73,3 @@ def flush_suit(key_sum: int) -> int:
     if not bits:
         return -1
     return (bits.bit_length() - 1 - SUIT_SHIFT) // 4
-
-
-def dots_of(key_sum: int) -> int:
-    return (key_sum >> DOTS_SHIFT) & DOTS_MASK

@@ -1,21 +1,21 @@
 """Results as text for people: aligned tables of the contract's messages.
 
 Everything here reads only protobuf messages (the request sent and the answer), so the
-CLI prints the same text whether a server or the in-process core answered. Strength is
-shown as sent: higher is better.
+CLI prints the same text whether a server or the in-process core answered; a game's own
+figures are read back into the core's result and the game says how they read. Strength
+is shown as sent: higher is better.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 
-Figure = tuple[str, str, bool]
-"""(label, value, shown in a showdown's seat table too)."""
-
-_DISCARD_DETAILS = ("points", "blackjack")
+if TYPE_CHECKING:
+    from evaluators.game_rules import Figure
 
 
 def table(rows: Sequence[Sequence[str]], header: Sequence[str] | None = None) -> str:
@@ -36,20 +36,6 @@ def cards(texts: Iterable[str]) -> str:
     return joined or "-"
 
 
-def yes_no(value: bool) -> str:
-    return "yes" if value else "no"
-
-
-def number(value: float) -> str:
-    """``7`` for a whole number, ``7½`` for a half (as the descriptions write it)."""
-    whole = int(value)
-    if value == whole:
-        return str(whole)
-    if value - whole == 0.5:
-        return f"{whole or ''}½"
-    return f"{value:g}"
-
-
 def enum_text(enum: object, value: int, prefix: str) -> str:
     """``POKER_CATEGORY_FULL_HOUSE`` -> ``full house``."""
     name: str = enum.Name(value)  # type: ignore[attr-defined]
@@ -62,76 +48,18 @@ def game_slug(game: pb.Game.ValueType) -> str:
     return name.removeprefix("GAME_").replace("_", "-").lower()
 
 
-def _poker_figures(poker: pb.PokerDetail) -> list[Figure]:
-    return [
-        ("category", enum_text(pb.PokerCategory, poker.category, "POKER_CATEGORY_"), True),
-        ("rank class", str(poker.rank_class), True),
-        ("best five", cards(poker.best_five), True),
-    ]
-
-
-def _tonk_figures(tonk: pb.TonkDetail) -> list[Figure]:
-    hits = ", ".join(f"{h.card} on table spread {h.spread_index}" for h in tonk.hits)
-    return [
-        ("points", str(tonk.points), True),
-        ("deadwood", str(tonk.deadwood), True),
-        ("spreads", ", ".join(cards(s.cards) for s in tonk.spreads) or "-", False),
-        ("hits", hits or "-", False),
-        ("deadwood cards", cards(tonk.deadwood_cards), True),
-        ("tonk", yes_no(tonk.tonk), False),
-        ("deal bonus", enum_text(pb.DealBonus, tonk.deal_bonus, "DEAL_BONUS_"), False),
-    ]
-
-
-def detail_figures(evaluation: pb.Evaluation) -> list[Figure]:
-    """The game's own figures, in the order API.md lists them."""
-    which = evaluation.WhichOneof("detail")
-    if which == "points":
-        p = evaluation.points
-        return [
-            ("high total", number(p.high_total), True),
-            ("low total", number(p.low_total), True),
-        ]
-    if which == "blackjack":
-        b = evaluation.blackjack
-        return [
-            ("total", str(b.total), True),
-            ("soft", yes_no(b.soft), True),
-            ("bust", yes_no(b.bust), True),
-        ]
-    if which == "high_card":
-        h = evaluation.high_card
-        return [("survived", str(h.survived), True), ("ascending", cards(h.ascending), False)]
-    if which == "dots":
-        return [("dots", str(evaluation.dots.dots), True), *_poker_figures(evaluation.dots.poker)]
-    if which == "poker":
-        return _poker_figures(evaluation.poker)
-    if which == "not_poker":
-        n = evaluation.not_poker
-        return [
-            ("category", enum_text(pb.NotPokerCategory, n.category, "NOT_POKER_CATEGORY_"), True),
-            ("groups", " ".join(n.groups) or "-", True),
-            ("jokers as", " ".join(n.jokers_as) or "-", False),
-        ]
-    if which == "tonk":
-        return _tonk_figures(evaluation.tonk)
-    return []
-
-
 def figures(evaluation: pb.Evaluation) -> list[Figure]:
-    """Strength, the discard rule where the game has it, then the game's figures."""
+    """Strength, then the figures the game says its evaluations show (its ``figures``);
+    strength alone for a game or detail this build does not know."""
+    from evaluators.registry import GAMES
+    from service.server import convert
+
     rows: list[Figure] = [("strength", str(evaluation.strength), True)]
-    which = evaluation.WhichOneof("detail")
-    if which == "points":
-        rows.append(("low strength", str(evaluation.low_strength), True))
-    if which in _DISCARD_DETAILS:
-        rows += [
-            ("instant win", yes_no(evaluation.instant_win), False),
-            ("out after", str(evaluation.out_after), False),
-            ("kept", cards(evaluation.kept), True),
-            ("discarded", cards(evaluation.discarded), False),
-        ]
-    return rows + detail_figures(evaluation)
+    game = convert.to_game(evaluation.game)
+    core = convert.from_evaluation(evaluation)
+    if game is None or core is None:
+        return rows
+    return rows + GAMES[game].figures(core)
 
 
 def _setting_lines(

@@ -39,6 +39,7 @@ from grpc_status import rpc_status
 
 from evaluators.cards import EMPTY, card_text, parse_card
 from evaluators.inputs import Declaration, Game, Options, TonkEnding
+from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
@@ -59,22 +60,16 @@ BatchCardsIn: TypeAlias = (
 
 # --- names people type ---------------------------------------------------------------
 
-_GAME_ALIASES = {
-    "threehundredthirtythree": Game.THREE_THIRTY_THREE,
-    "333": Game.THREE_THIRTY_THREE,
-    "poker": Game.POKER_HIGH,
-    "dots": Game.GROCERY_STORE_DOTS,
-}
-
 
 def _squash(text: str) -> str:
     return re.sub(r"[\s_\-]", "", text.strip().lower())
 
 
 def parse_game(value: GameIn) -> Game:
-    """The game a caller means: ``Game.TONK``, ``"tonk"``, ``"poker-high"``, ``"Poker high"``,
-    ``"GAME_NOT_POKER"``, ``"NotPoker"`` or the proto enum number; case, ``-``, ``_`` and
-    spaces do not matter. Raises ValueError listing the names for anything else.
+    """The game a caller means: the ``Game``, its slug (``"poker-high"``), its name
+    (``"Poker high"``), its proto name (``"GAME_POKER_HIGH"``), one of its ``aliases``
+    (``"333"``) or the proto enum number; case, ``-``, ``_`` and spaces do not matter.
+    Raises ValueError listing the names for anything else.
     """
     if isinstance(value, Game):
         return value
@@ -87,8 +82,9 @@ def parse_game(value: GameIn) -> Game:
     for game in Game:
         if key in (_squash(game.value), _squash(game.name)):
             return game
-    if key in _GAME_ALIASES:
-        return _GAME_ALIASES[key]
+    for rules in GAMES.values():
+        if key in (_squash(rules.name), *rules.aliases):
+            return rules.game
     names = ", ".join(g.value for g in Game)
     raise ValueError(f"unknown game {value!r}: one of {names}")
 

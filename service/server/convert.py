@@ -1,39 +1,30 @@
 """Wire <-> core: protobuf messages to parsed requests, core results to protobuf replies.
 
 Enums convert by name (proto ``GAME_TONK`` <-> ``Game.TONK``, ``POKER_CATEGORY_FLUSH`` <->
-``PokerCategory.FLUSH``); results convert by the type of their detail, never by game.
+``PokerCategory.FLUSH``); details convert field by field by name, into the ``oneof`` field
+their ``WIRE`` names, never by game.
 Violations become a ``google.rpc.Status`` carrying ``google.rpc.BadRequest`` field
 violations, kept small enough for gRPC's trailing-metadata limit (8 KiB by default).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import enum
+import re
+import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from google.protobuf import any_pb2
+from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from evaluators.cards import Violation, cap, card_text, problem_count
+from evaluators.cards import Violation, cap, card_text, parse_card, problem_count
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.registry import GameRules
-from evaluators.results import (
-    BlackjackDetail,
-    DealBonus,
-    Detail,
-    DotsDetail,
-    Evaluation,
-    HighCardDetail,
-    NotPokerCategory,
-    NotPokerDetail,
-    PointsDetail,
-    PokerCategory,
-    PokerDetail,
-    ShowdownOutcome,
-    TonkDetail,
-)
+from evaluators.results import Detail, Evaluation, ShowdownOutcome
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.request_limits import check_evaluate, check_showdown
@@ -55,17 +46,35 @@ class _EnumMap:
 _GAME = _EnumMap(Game, pb.Game, "GAME_")
 _DECLARATION = _EnumMap(Declaration, pb.Declaration, "DECLARATION_")
 _ENDING = _EnumMap(TonkEnding, pb.TonkEnding, "TONK_ENDING_")
-_POKER_CATEGORY = _EnumMap(PokerCategory, pb.PokerCategory, "POKER_CATEGORY_")
-_NOT_POKER_CATEGORY = _EnumMap(NotPokerCategory, pb.NotPokerCategory, "NOT_POKER_CATEGORY_")
-_DEAL_BONUS = _EnumMap(DealBonus, pb.DealBonus, "DEAL_BONUS_")
+
+
+def _detail_enums() -> list[type[enum.Enum]]:
+    """The enums the details' fields hold (nested details' too), found by type."""
+    found: list[type[enum.Enum]] = []
+    kinds: list[Any] = list(typing.get_args(Detail))
+    while kinds:
+        hints = typing.get_type_hints(kinds.pop())
+        for hint in hints.values():
+            for kind in (hint, *typing.get_args(hint)):
+                if isinstance(kind, type) and issubclass(kind, enum.Enum) and kind not in found:
+                    found.append(kind)
+                elif dataclasses.is_dataclass(kind):
+                    kinds.append(kind)
+    return found
+
+
+def _wire_enum(core: type[enum.Enum]) -> _EnumMap:
+    """The map of a core enum onto the proto enum of the same name (``PokerCategory``),
+    whose values carry its name as a prefix (``POKER_CATEGORY_``)."""
+    prefix = re.sub(r"(?<!^)(?=[A-Z])", "_", core.__name__).upper() + "_"
+    return _EnumMap(core, getattr(pb, core.__name__), prefix)
+
+
 ENUM_MAPS: Mapping[type[enum.Enum], _EnumMap] = {
     Game: _GAME,
     Declaration: _DECLARATION,
     TonkEnding: _ENDING,
-    PokerCategory: _POKER_CATEGORY,
-    NotPokerCategory: _NOT_POKER_CATEGORY,
-    DealBonus: _DEAL_BONUS,
-}
+} | {core: _wire_enum(core) for core in _detail_enums()}
 """Every enum the wire carries; a test holds each map a bijection onto the proto's values."""
 
 
@@ -139,57 +148,126 @@ def _cards(cards: Iterable[int]) -> list[str]:
     return [card_text(c) for c in cards]
 
 
-def _poker(detail: PokerDetail) -> pb.PokerDetail:
-    return pb.PokerDetail(
-        category=_POKER_CATEGORY.to_proto[detail.category],
-        rank_class=detail.rank_class,
-        best_five=_cards(detail.best_five),
-    )
+def _message_class(descriptor: Descriptor) -> type[Message]:
+    message: type[Message] = getattr(pb, descriptor.name)
+    return message
 
 
-def _tonk(detail: TonkDetail) -> pb.TonkDetail:
-    return pb.TonkDetail(
-        points=detail.points,
-        deadwood=detail.deadwood,
-        spreads=[pb.Spread(cards=_cards(s)) for s in detail.spreads],
-        hits=[pb.Hit(card=card_text(h.card), spread_index=h.spread_index) for h in detail.hits],
-        deadwood_cards=_cards(detail.deadwood_cards),
-        tonk=detail.tonk,
-        deal_bonus=_DEAL_BONUS.to_proto[detail.deal_bonus],
-    )
+def _item(field: FieldDescriptor, kind: Any) -> Any:
+    """The type hint of one element: ``kind`` itself, or its items for a repeated field."""
+    return typing.get_args(kind)[0] if field.is_repeated else kind
 
 
-_DETAILS: Mapping[type[Any], tuple[str, Callable[[Any], Message]]] = {
-    PointsDetail: (
-        "points",
-        lambda d: pb.PointsDetail(high_total=d.high_total, low_total=d.low_total),
-    ),
-    BlackjackDetail: (
-        "blackjack",
-        lambda d: pb.BlackjackDetail(total=d.total, soft=d.soft, bust=d.bust),
-    ),
-    HighCardDetail: (
-        "high_card",
-        lambda d: pb.HighCardDetail(survived=d.survived, ascending=_cards(d.ascending)),
-    ),
-    DotsDetail: ("dots", lambda d: pb.DotsDetail(dots=d.dots, poker=_poker(d.poker))),
-    PokerDetail: ("poker", _poker),
-    NotPokerDetail: (
-        "not_poker",
-        lambda d: pb.NotPokerDetail(
-            category=_NOT_POKER_CATEGORY.to_proto[d.category],
-            groups=list(d.groups),
-            jokers_as=list(d.jokers_as),
-        ),
-    ),
-    TonkDetail: ("tonk", _tonk),
+def _is_card(field: FieldDescriptor, item: Any) -> bool:
+    """Card ids in the core, card text on the wire."""
+    return field.type == FieldDescriptor.TYPE_STRING and item is int
+
+
+def _to_wire(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
+    """How one core field becomes the wire's ``field`` (``kind``: the core's type hint)."""
+    item = _item(field, kind)
+    one: Callable[[Any], Any]
+    if field.message_type is not None:
+        message = _message_class(field.message_type)
+        if dataclasses.is_dataclass(item):
+            one = _detail_to_wire(item, message)
+        else:  # a bare tuple of card ids for a message of one card field (``Spread``)
+            (only,) = message.DESCRIPTOR.fields
+            one = lambda cards: message(**{only.name: _cards(cards)})  # noqa: E731
+    elif field.enum_type is not None:
+        one = ENUM_MAPS[item].to_proto.__getitem__
+    elif _is_card(field, item):
+        one = card_text
+    else:
+        one = _same
+    if field.is_repeated:
+        return lambda values: [one(v) for v in values]
+    return one
+
+
+def _to_core(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
+    """How one wire field becomes the core's (``kind``: the core's type hint)."""
+    item = _item(field, kind)
+    one: Callable[[Any], Any]
+    if field.message_type is not None:
+        message = _message_class(field.message_type)
+        if dataclasses.is_dataclass(item):
+            one = _detail_to_core(item, message)
+        else:
+            (only,) = message.DESCRIPTOR.fields
+            one = lambda spread: tuple(parse_card(c) for c in getattr(spread, only.name))  # noqa: E731
+    elif field.enum_type is not None:
+        one = ENUM_MAPS[item].to_core.__getitem__
+    elif _is_card(field, item):
+        one = parse_card
+    else:
+        one = _same
+    if field.is_repeated:
+        return lambda values: tuple(one(v) for v in values)
+    return one
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _steps(
+    core: Any, message: type[Message], convert: Callable[[FieldDescriptor, Any], Any]
+) -> list[tuple[str, Callable[[Any], Any]]]:
+    """(field name, converter) for every field of the dataclass ``core``, which are the
+    fields of ``message`` by name."""
+    hints = typing.get_type_hints(core)
+    by_name: Any = message.DESCRIPTOR.fields_by_name
+    return [(f.name, convert(by_name[f.name], hints[f.name])) for f in dataclasses.fields(core)]
+
+
+def _detail_to_wire(core: Any, message: type[Message]) -> Callable[[Any], Message]:
+    steps = _steps(core, message, _to_wire)
+    return lambda detail: message(**{name: step(getattr(detail, name)) for name, step in steps})
+
+
+def _detail_to_core(core: Any, message: type[Message]) -> Callable[[Message], Any]:
+    steps = _steps(core, message, _to_core)
+    return lambda wire: core(**{name: step(getattr(wire, name)) for name, step in steps})
+
+
+def _wire_message(detail: Any) -> type[Message]:
+    message_type = pb.Evaluation.DESCRIPTOR.fields_by_name[detail.WIRE].message_type
+    assert message_type is not None, f"Evaluation.{detail.WIRE} is a message field"
+    return _message_class(message_type)
+
+
+_DETAIL_KINDS: tuple[Any, ...] = typing.get_args(Detail)
+_TO_WIRE: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
+    kind: (kind.WIRE, _detail_to_wire(kind, _wire_message(kind))) for kind in _DETAIL_KINDS
 }
-"""Detail type -> (the ``oneof detail`` field, its converter)."""
+"""Detail type -> (its ``oneof detail`` field, named by its ``WIRE``; its converter)."""
+_TO_CORE: dict[str, Callable[[Message], Any]] = {
+    kind.WIRE: _detail_to_core(kind, _wire_message(kind)) for kind in _DETAIL_KINDS
+}
 
 
 def _detail_field(detail: Detail) -> tuple[str, Message]:
-    field, convert = _DETAILS[type(detail)]
+    field, convert = _TO_WIRE[type(detail)]
     return field, convert(detail)
+
+
+def from_evaluation(evaluation: pb.Evaluation) -> Evaluation | None:
+    """The core Evaluation a wire Evaluation carries, or None without a detail this build
+    knows (a newer server's): what a game's ``figures`` read for people."""
+    which = evaluation.WhichOneof("detail")
+    if which not in _TO_CORE:
+        return None
+    return Evaluation(
+        strength=evaluation.strength,
+        description=evaluation.description,
+        detail=_TO_CORE[which](getattr(evaluation, which)),
+        low_strength=evaluation.low_strength,
+        instant_win=evaluation.instant_win,
+        out_after=evaluation.out_after,
+        kept=tuple(parse_card(c) for c in evaluation.kept),
+        discarded=tuple(parse_card(c) for c in evaluation.discarded),
+    )
 
 
 def to_evaluation(

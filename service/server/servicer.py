@@ -33,13 +33,12 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from evaluators.batch import BatchCancelled, BatchTooLarge
+from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
-from service.server.chunks import evaluate_in_chunks
 from service.server.handlers import make_handler
 from service.server.limits import Admission, Busy, remaining_seconds
 from service.server.logs import log_event
@@ -114,7 +113,8 @@ class HandEvaluatorServicer:
     large to send is RESOURCE_EXHAUSTED with the limit, seen as such by the metrics (grpc
     would fail it after the handler returned, which no interceptor sees). Scoring a hand
     or a showdown takes microseconds and runs on the loop; a batch runs in ``pool``, in
-    chunks (``service.server.chunks``) that stop when the call is cancelled or expires.
+    chunks (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
+    expires.
     """
 
     def __init__(
@@ -194,7 +194,7 @@ class HandEvaluatorServicer:
         stop = threading.Event()
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
-            result = evaluate_in_chunks(
+            result = evaluate_batch(
                 convert.to_game(batch.game),
                 batch.hands,
                 batch.hand_size,

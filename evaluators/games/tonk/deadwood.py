@@ -1,4 +1,5 @@
-"""Tonk: a hand's points, its least deadwood after spreads and hits, and its deal bonus.
+"""Tonk's deadwood search: a hand's points, its least deadwood after spreads and hits,
+and its deal bonus.
 
 Strength points up, as everywhere: ``strength = STRENGTH_BASE - points``, so fewer points
 (the drop comparison of RULES.md) is stronger and equal points are equal strength.
@@ -43,16 +44,6 @@ import numpy.typing as npt
 from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
 from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
-
-SUMMARY = (
-    "Tonk (rummy family, 5, 7 or 9 cards dealt). Cards count A = 1, 2-10 face value, "
-    "J/Q/K = 10; points are the sum of the hand. Spreads are 3 or 4 cards of one rank or "
-    "3+ consecutive cards of one suit (ace low or high, never K-A-2); a hand card may also "
-    "hit a spread on the table (option hit_runs_only: runs only). Deadwood is the least "
-    "sum of points left after the best spreads and hits; a tonk lays down the whole hand. "
-    "Strength: fewer points is stronger (a drop compares points). Showdowns settle in "
-    "stakes: tonk 2 from everyone, out 1, drop (caught droppers pay double), stock out."
-)
 
 STRENGTH_BASE = 1000
 """``strength = STRENGTH_BASE - points``: above any hand's points (a whole deck has 340)."""
@@ -300,7 +291,7 @@ def _empty_evaluation() -> Evaluation:
     return Evaluation(strength=STRENGTH_BASE, description="No cards left", detail=detail)
 
 
-def evaluate_tonk(
+def evaluate(
     hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
     """Points, least deadwood with one best arrangement, tonk and deal bonus of a hand.
@@ -339,7 +330,7 @@ _SPREAD_OF_SUITS = tuple(
 
 
 def _evaluate_alone(hand: Cards) -> Evaluation:
-    """``evaluate_tonk`` with no table spreads: the same answer by table lookups.
+    """``evaluate`` with no table spreads: the same answer by table lookups.
 
     Suits are independent once sets are chosen, so each suit's runs and leftover come from
     ``suit_runs_table``; only a hand holding some rank 3 or 4 times tries set choices
@@ -417,7 +408,7 @@ def _best_sets(packed: int, held_three: int) -> tuple[int, list[Cards]]:
 def _evaluate_with_spreads(
     hand: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
-    """``evaluate_tonk`` in general: set choices, then per suit runs and hits."""
+    """``evaluate`` in general: set choices, then per suit runs and hits."""
     points = sum(card_points(c) for c in hand)
     suit_masks = [0, 0, 0, 0]
     for card in hand:
@@ -591,7 +582,7 @@ def _batch_with_sets(
     return best
 
 
-def evaluate_tonk_batch(
+def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """Strength (higher is better: fewer points) and deadwood of each hand, vectorised.

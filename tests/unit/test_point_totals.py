@@ -11,22 +11,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import points
+from evaluators import point_totals
 from evaluators.cards import EMPTY, RANKS, parse_card
+from evaluators.games import flop_a, florida_bingo, numbers
 from evaluators.inputs import Cards, Game, Options
 from evaluators.results import BatchResult, Evaluation, PointsDetail
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
 EVALUATE: dict[Game, Evaluate] = {
-    Game.NUMBERS: points.evaluate_numbers,
-    Game.FLORIDA_BINGO: points.evaluate_florida_bingo,
-    Game.FLOP_A: points.evaluate_flop_a,
+    Game.NUMBERS: numbers.evaluate,
+    Game.FLORIDA_BINGO: florida_bingo.evaluate,
+    Game.FLOP_A: flop_a.evaluate,
 }
 EVALUATE_BATCH = {
-    Game.NUMBERS: points.evaluate_numbers_batch,
-    Game.FLORIDA_BINGO: points.evaluate_florida_bingo_batch,
-    Game.FLOP_A: points.evaluate_flop_a_batch,
+    Game.NUMBERS: numbers.evaluate_batch,
+    Game.FLORIDA_BINGO: florida_bingo.evaluate_batch,
+    Game.FLOP_A: flop_a.evaluate_batch,
 }
 SIZES = {Game.NUMBERS: (5, 7), Game.FLORIDA_BINGO: (5, 7), Game.FLOP_A: (3, 5)}
 
@@ -124,7 +125,7 @@ def test_an_emptied_hand_wins_instantly_with_zero_totals(game: Game) -> None:
     assert (result.strength, result.low_strength, result.out_after) == (0, 0, 3)
     assert result.detail == PointsDetail(0.0, 0.0)
     assert result.description == "Out after 3 table cards: instant win"
-    assert points.headline(result) == 0
+    assert point_totals.headline(result) == 0
 
 
 def test_equal_totals_have_equal_strength_whatever_the_cards() -> None:
@@ -140,7 +141,7 @@ def test_a_lower_low_has_the_higher_low_strength() -> None:
 
 
 def test_headline_is_the_high_total() -> None:
-    assert points.headline(score(Game.FLORIDA_BINGO, "Ah 2c")) == 17
+    assert point_totals.headline(score(Game.FLORIDA_BINGO, "Ah 2c")) == 17
 
 
 @pytest.mark.parametrize("game", list(EVALUATE))
@@ -203,7 +204,7 @@ def assert_batch_matches(batch: BatchResult, singles: list[Evaluation]) -> None:
     assert batch.value.dtype == np.int64 and batch.instant_win.dtype == np.bool_
     assert batch.strength.tolist() == [e.strength for e in singles]
     assert batch.low_strength.tolist() == [e.low_strength for e in singles]
-    assert batch.value.tolist() == [points.headline(e) for e in singles]
+    assert batch.value.tolist() == [point_totals.headline(e) for e in singles]
     assert batch.instant_win.tolist() == [e.instant_win for e in singles]
 
 

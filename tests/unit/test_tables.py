@@ -14,10 +14,11 @@ from evaluators.results import PokerCategory
 from evaluators.tables import poker_tables, table_info
 from evaluators.tables.card_keys import (
     DOTS_BY_RANK,
+    DOTS_MASK,
+    DOTS_SHIFT,
     RANK_MASK,
     SUM_START,
     card_key,
-    dots_of,
     flush_rank_bit,
     flush_suit,
 )
@@ -125,7 +126,7 @@ def test_summed_card_keys_hold_rank_counts_suit_counts_and_dots(cards: list[int]
     rank_counts = Counter(c >> 2 for c in cards)
     suit_counts = Counter(c & 3 for c in cards)
     assert counts_of(key_sum & RANK_MASK) == tuple(rank_counts[r] for r in range(13))
-    assert dots_of(key_sum) == sum(DOTS_BY_RANK[c >> 2] for c in cards)
+    assert (key_sum >> DOTS_SHIFT) & DOTS_MASK == sum(DOTS_BY_RANK[c >> 2] for c in cards)
     flushed = [s for s in range(4) if suit_counts[s] >= 5]
     assert flush_suit(key_sum) == (flushed[0] if flushed else -1)
     rank_bits = sum(flush_rank_bit(c) for c in cards)

@@ -15,8 +15,11 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import ACE, DECK_SIZE, RANKS
-from evaluators.inputs import Cards, Options
-from evaluators.results import BatchResult, Evaluation, HighCardDetail
+from evaluators.figures import cards_text
+from evaluators.game_rules import Figure, GameRules, Results
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.results import BatchResult, Evaluation, HighCardDetail, Resolution
+from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 
 SUMMARY = (
     "High Card (#509): five cards each and five on the table. Both are sorted from the "
@@ -49,7 +52,7 @@ def sort_keys(ace_low: bool) -> tuple[int, ...]:
     return tuple((card + _offset(ace_low)) % 256 for card in range(DECK_SIZE))
 
 
-def evaluate_high_card(
+def evaluate(
     hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
     """Score a 5-card ``hand`` against the 5-card ``table``; strength = ``survived``."""
@@ -89,10 +92,10 @@ def _sorted_columns(columns: list[npt.NDArray[np.uint8]]) -> list[npt.NDArray[np
     return out
 
 
-def evaluate_high_card_batch(
+def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate_high_card``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand.
 
     ``hands`` (N, 5), ``tables`` (N or 1, 5), validated (High Card has no padding).
     Vectorised per card position with a sorting network, never per hand.
@@ -111,3 +114,67 @@ def evaluate_high_card_batch(
         value=survived,
         instant_win=np.zeros(hands.shape[0], dtype=np.bool_),
     )
+
+
+def _detail(evaluation: Evaluation) -> HighCardDetail:
+    detail = evaluation.detail
+    if not isinstance(detail, HighCardDetail):
+        raise TypeError(f"High Card needs a HighCardDetail, got {type(detail).__name__}")
+    return detail
+
+
+def survived(evaluation: Evaluation) -> int:
+    """Checks passed before the first fold, 0-5: more is better (the batch ``value``)."""
+    return _detail(evaluation).survived
+
+
+def resolve(request: ShowdownRequest, results: Results) -> Resolution:
+    """The unique most ``survived`` checks wins the whole pot.
+
+    A tie at the top below 5 means those players all fold at the same check and nobody is
+    left: redeal (this covers everyone folding at the first check). A tie at 5 splits.
+    """
+    winners = best_players(results, survived)
+    top = survived(evaluation_of(results, winners[0]))
+    if len(winners) == 1:
+        checks = "all 5 checks" if top == CHECKS else f"{top} of 5 checks"
+        explanation = (
+            f"{winners[0]} passes {checks}, more than anyone else, and wins the whole pot."
+        )
+        return Resolution(share_out(winners, "whole", WHOLE), False, explanation)
+    if top == CHECKS:
+        explanation = f"{wins_text(winners, 'the whole pot')}: they pass all 5 checks."
+        return Resolution(share_out(winners, "whole", WHOLE), False, explanation)
+    if top == 0:
+        return Resolution((), True, "Everyone folds at the first check: redeal.")
+    explanation = (
+        f"{names_text(winners)} pass {top} of 5 checks and all fold at check {top + 1}, "
+        "so everyone has folded: redeal."
+    )
+    return Resolution((), True, explanation)
+
+
+def figures(evaluation: Evaluation) -> list[Figure]:
+    detail = _detail(evaluation)
+    return [
+        ("survived", str(detail.survived), True),
+        ("ascending", cards_text(detail.ascending), False),
+    ]
+
+
+RULES = GameRules(
+    game=Game.HIGH_CARD,
+    name="High Card",
+    number=509,
+    summary=SUMMARY,
+    hand_min=5,
+    hand_max=5,
+    table_min=5,
+    table_max=5,
+    evaluate=evaluate,
+    evaluate_batch=evaluate_batch,
+    resolve=resolve,
+    headline=survived,
+    figures=figures,
+    options=("ace_low",),
+)

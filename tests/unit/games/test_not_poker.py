@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,17 +17,31 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluators.cards import RANKS, parse_card
-from evaluators.inputs import Cards, Options
-from evaluators.not_poker import (
+from evaluators.games import not_poker
+from evaluators.games.not_poker import (
     SUMMARY,
     TABLE_SIZE,
-    evaluate_not_poker,
-    evaluate_not_poker_batch,
+    evaluate_batch,
     headline,
     reading_table,
     signature_index,
 )
+from evaluators.inputs import Cards, Options
 from evaluators.results import Evaluation, NotPokerCategory, NotPokerDetail
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "table": []}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "not_poker"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [
+        ("alice", ["As", "Ad", "Ac", "X1", "2h", "2d"]),
+        ("bob", ["Ks", "Kd", "Qc", "X2", "3h", "3d"]),
+    ],
+    "table": [],
+}
+"""One valid two-seat showdown."""
 
 X1, X2 = 52, 53
 NO_OPTIONS = Options()
@@ -94,7 +109,7 @@ def cards(text: str) -> Cards:
 
 
 def evaluate(text: str) -> Evaluation:
-    return evaluate_not_poker(cards(text), (), (), NO_OPTIONS)
+    return not_poker.evaluate(cards(text), (), (), NO_OPTIONS)
 
 
 def detail(evaluation: Evaluation) -> NotPokerDetail:
@@ -251,7 +266,7 @@ def test_table_is_built_once_per_process() -> None:
 def test_every_hand_shape_reads_as_the_brute_force_best(jokers: int) -> None:
     for hand in real_hands(jokers):
         _, groups, joker_ranks = brute_best(hand)
-        got = detail(evaluate_not_poker(hand, (), (), NO_OPTIONS))
+        got = detail(not_poker.evaluate(hand, (), (), NO_OPTIONS))
         assert got.groups == groups, hand
         assert sorted(got.jokers_as) == joker_ranks, hand
         assert list(got.jokers_as) == sorted(got.jokers_as, key=RANKS.index, reverse=True)
@@ -262,7 +277,7 @@ def test_strength_orders_every_hand_shape_as_the_brute_force() -> None:
     for jokers in (0, 1, 2):
         for hand in real_hands(jokers):
             key = brute_best(hand)[0]
-            evaluation = evaluate_not_poker(hand, (), (), NO_OPTIONS)
+            evaluation = not_poker.evaluate(hand, (), (), NO_OPTIONS)
             assert headline(evaluation) == -key[0]
             pairs.append((key, evaluation.strength))
     pairs.sort()
@@ -299,7 +314,7 @@ any_hand = st.one_of(
 @given(any_hand)
 def test_random_hand_reads_as_the_brute_force_best(hand: Cards) -> None:
     key, groups, joker_ranks = brute_best(hand)
-    got = detail(evaluate_not_poker(hand, (), (), NO_OPTIONS))
+    got = detail(not_poker.evaluate(hand, (), (), NO_OPTIONS))
     assert got.category == -key[0]
     assert got.groups == groups
     assert sorted(got.jokers_as) == joker_ranks
@@ -309,8 +324,8 @@ def test_random_hand_reads_as_the_brute_force_best(hand: Cards) -> None:
 @given(any_hand, any_hand)
 def test_stronger_hand_is_the_one_the_brute_force_prefers(a: Cards, b: Cards) -> None:
     key_a, key_b = brute_best(a)[0], brute_best(b)[0]
-    strength_a = evaluate_not_poker(a, (), (), NO_OPTIONS).strength
-    strength_b = evaluate_not_poker(b, (), (), NO_OPTIONS).strength
+    strength_a = not_poker.evaluate(a, (), (), NO_OPTIONS).strength
+    strength_b = not_poker.evaluate(b, (), (), NO_OPTIONS).strength
     assert (strength_a > strength_b) == (key_a > key_b)
     assert (strength_a == strength_b) == (key_a == key_b)
 
@@ -325,8 +340,8 @@ def random_hands(rng: np.random.Generator, count: int, deck: int) -> np.ndarray:
 @pytest.mark.parametrize("deck", [52, 54], ids=["no-jokers", "with-jokers"])
 def test_batch_equals_single_hand_path(deck: int) -> None:
     batch_hands = random_hands(np.random.default_rng(deck), 5000, deck)
-    result = evaluate_not_poker_batch(batch_hands, np.zeros((1, 0), np.uint8), NO_OPTIONS)
-    singles = [evaluate_not_poker(tuple(map(int, h)), (), (), NO_OPTIONS) for h in batch_hands]
+    result = evaluate_batch(batch_hands, np.zeros((1, 0), np.uint8), NO_OPTIONS)
+    singles = [not_poker.evaluate(tuple(map(int, h)), (), (), NO_OPTIONS) for h in batch_hands]
     assert result.strength.tolist() == [e.strength for e in singles]
     assert result.value.tolist() == [headline(e) for e in singles]
     assert not result.instant_win.any()
@@ -336,14 +351,12 @@ def test_batch_equals_single_hand_path(deck: int) -> None:
 def test_batch_equals_single_hand_path_on_every_hand_shape() -> None:
     every = [h for jokers in (0, 1, 2) for h in real_hands(jokers)]
     batch_hands = np.array([list(h) for h in every], dtype=np.uint8)[:, ::-1]
-    result = evaluate_not_poker_batch(batch_hands, np.zeros((len(every), 0), np.uint8), NO_OPTIONS)
-    singles = [evaluate_not_poker(h, (), (), NO_OPTIONS) for h in every]
+    result = evaluate_batch(batch_hands, np.zeros((len(every), 0), np.uint8), NO_OPTIONS)
+    singles = [not_poker.evaluate(h, (), (), NO_OPTIONS) for h in every]
     assert result.strength.tolist() == [e.strength for e in singles]
     assert result.value.tolist() == [headline(e) for e in singles]
 
 
 def test_empty_batch_scores_nothing() -> None:
-    result = evaluate_not_poker_batch(
-        np.zeros((0, 6), np.uint8), np.zeros((1, 0), np.uint8), NO_OPTIONS
-    )
+    result = evaluate_batch(np.zeros((0, 6), np.uint8), np.zeros((1, 0), np.uint8), NO_OPTIONS)
     assert result.strength.shape == result.value.shape == (0,)

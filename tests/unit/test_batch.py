@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import random
 
 import numpy as np
@@ -10,18 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evaluators import scoring
 from evaluators.batch import (
-    CHECK_EVERY,
     MAX_ROW_BYTES,
     BatchCancelled,
     BatchTooLarge,
     all_valid,
     check,
     evaluate_batch,
-    loop_batch,
 )
 from evaluators.cards import EMPTY, InvalidRequest, Violation, parse_card, rank_of
-from evaluators.inputs import Cards, Game, Options
+from evaluators.inputs import BatchRequest, Cards, Game, Options
 from evaluators.registry import GAMES, GameRules
 from evaluators.results import BatchResult
 
@@ -117,27 +115,17 @@ def test_a_batch_scores_each_hand_as_evaluate_does(
 
 
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
-def test_the_loop_fallback_equals_the_games_own_batch_path(game: Game) -> None:
+def test_the_games_batch_path_equals_the_loop_over_evaluate(game: Game) -> None:
     rules = GAMES[game]
     rng = random.Random(game.value)
     deals = [random_deal(rules, rng) for _ in range(200)]
-    hands = np.frombuffer(pack([h for h, _ in deals], rules.hand_max), np.uint8)
-    tables = np.frombuffer(pack([t for _, t in deals], rules.table_max), np.uint8)
-    hands = hands.reshape(len(deals), rules.hand_max)
-    tables = tables.reshape(len(deals), rules.table_max)
-    assert_same(loop_batch(rules, hands, tables, NO_OPTIONS), one_by_one(rules, deals, NO_OPTIONS))
-    without_fast_path = dataclasses.replace(rules, evaluate_batch=None)
+    hands = pack([h for h, _ in deals], rules.hand_max)
+    tables = pack([t for _, t in deals], rules.table_max)
     assert_same(
-        loop_batch(without_fast_path, hands, tables, NO_OPTIONS),
         evaluate_batch(
-            game,
-            hands.tobytes(),
-            rules.hand_max,
-            tables.tobytes(),
-            rules.table_max,
-            NO_OPTIONS,
-            max_hands=1000,
+            game, hands, rules.hand_max, tables, rules.table_max, NO_OPTIONS, max_hands=1000
         ),
+        one_by_one(rules, deals, NO_OPTIONS),
     )
 
 
@@ -302,19 +290,37 @@ def test_bad_tables_share_the_ten_listed_with_bad_hands() -> None:
     ]
 
 
-def test_the_loop_stops_when_told_the_caller_is_gone() -> None:
-    rules = dataclasses.replace(GAMES[POKER], evaluate_batch=None)
-    hands = np.array([ids("Ah Kh Qh Jh Th")] * (CHECK_EVERY * 2 + 1), dtype=np.uint8)
-    tables = np.zeros((1, 0), dtype=np.uint8)
+def test_the_batch_stops_after_its_first_chunk_when_told_the_caller_is_gone() -> None:
+    hands = np.array([ids("Ah Kh Qh Jh Th")] * (scoring.FIRST_CHUNK_HANDS + 1), dtype=np.uint8)
+    request = BatchRequest(POKER, hands, np.zeros((1, 0), dtype=np.uint8), NO_OPTIONS)
     asked = []
 
     def keep_going() -> bool:
         asked.append(True)
-        return len(asked) < 2
+        return False
 
-    with pytest.raises(BatchCancelled):
-        loop_batch(rules, hands, tables, NO_OPTIONS, keep_going)
-    assert len(asked) == 2
+    with pytest.raises(BatchCancelled, match=f"after {scoring.FIRST_CHUNK_HANDS} of"):
+        scoring.evaluate_batch(request, keep_going)
+    assert len(asked) == 1
+
+
+def test_a_batch_of_several_chunks_equals_one_chunk_at_a_time() -> None:
+    rules = GAMES[POKER]
+    rng = random.Random(7)
+    deals = [random_deal(rules, rng) for _ in range(scoring.FIRST_CHUNK_HANDS * 3 + 5)]
+    hands = pack([h for h, _ in deals], rules.hand_max)
+    tables = pack([t for _, t in deals], rules.table_max)
+    chunks = []
+
+    def keep_going() -> bool:
+        chunks.append(True)
+        return True
+
+    got = evaluate_batch(
+        POKER, hands, rules.hand_max, tables, rules.table_max, NO_OPTIONS, 20_000, keep_going
+    )
+    assert chunks, "scored in more than one chunk"
+    assert_same(got, one_by_one(rules, deals, NO_OPTIONS))
 
 
 def test_a_row_wider_than_any_game_is_refused_before_any_work() -> None:

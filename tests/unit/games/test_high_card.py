@@ -4,16 +4,42 @@ from __future__ import annotations
 
 import itertools
 import random
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import high_card
 from evaluators.cards import RANKS, parse_card
-from evaluators.inputs import Cards, Options
-from evaluators.results import Evaluation, HighCardDetail
+from evaluators.games import high_card
+from evaluators.inputs import Cards, Game, Options
+from evaluators.results import Evaluation, HighCardDetail, Resolution
+from tests.unit.showdowns import (
+    HALF,
+    Shares,
+    as_shares,
+    assert_well_formed,
+    high_card_hand,
+    request,
+    seats,
+    shares,
+)
+
+HAND_EXAMPLE: dict[str, Any] = {
+    "hand": ["Ah", "Kd", "5c", "9s", "Tc"],
+    "table": ["2s", "3h", "4d", "6c", "7c"],
+}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "high_card"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["Ah", "Kd", "5c", "9s", "Tc"]), ("bob", ["Ad", "Qd", "6h", "8s", "Jc"])],
+    "table": ["2s", "3h", "4d", "6c", "7c"],
+}
+"""One valid two-seat showdown."""
 
 ACE_HIGH = Options()
 ACE_LOW = Options(ace_low=True)
@@ -24,7 +50,7 @@ def cards(text: str) -> Cards:
 
 
 def score(hand: str, table: str, options: Options = ACE_HIGH) -> Evaluation:
-    return high_card.evaluate_high_card(cards(hand), cards(table), (), options)
+    return high_card.evaluate(cards(hand), cards(table), (), options)
 
 
 def survived_by_folding(hand: Cards, table: Cards, ace_low: bool) -> int:
@@ -92,7 +118,7 @@ def test_the_sorting_network_sorts_every_zero_one_input() -> None:
 @given(st.permutations(range(52)), st.booleans())
 def test_survived_matches_the_fold_loop(deck: list[int], ace_low: bool) -> None:
     hand, table = tuple(deck[:5]), tuple(deck[5:10])
-    result = high_card.evaluate_high_card(hand, table, (), Options(ace_low=ace_low))
+    result = high_card.evaluate(hand, table, (), Options(ace_low=ace_low))
     assert result.strength == survived_by_folding(hand, table, ace_low)
     assert isinstance(result.detail, HighCardDetail)
     assert sorted(result.detail.ascending) == sorted(hand)
@@ -105,8 +131,8 @@ def test_batch_equals_single_hands_with_a_table_per_hand(options: Options) -> No
     deals = [rng.sample(range(52), 10) for _ in range(5000)]
     hands = np.array([d[:5] for d in deals], dtype=np.uint8)
     tables = np.array([d[5:] for d in deals], dtype=np.uint8)
-    batch = high_card.evaluate_high_card_batch(hands, tables, options)
-    singles = [high_card.evaluate_high_card(tuple(d[:5]), tuple(d[5:]), (), options) for d in deals]
+    batch = high_card.evaluate_batch(hands, tables, options)
+    singles = [high_card.evaluate(tuple(d[:5]), tuple(d[5:]), (), options) for d in deals]
     assert batch.strength.tolist() == [e.strength for e in singles]
     assert batch.value.tolist() == [e.strength for e in singles]
     assert batch.low_strength.tolist() == [0] * len(singles)
@@ -120,9 +146,66 @@ def test_batch_equals_single_hands_with_one_shared_table(options: Options) -> No
     table = cards("5c 9d 9h Jc Ad")
     rest = [c for c in range(52) if c not in table]
     hand_list = [tuple(rng.sample(rest, 5)) for _ in range(3000)]
-    batch = high_card.evaluate_high_card_batch(
+    batch = high_card.evaluate_batch(
         np.array(hand_list, dtype=np.uint8), np.array([table], dtype=np.uint8), options
     )
-    expected = [high_card.evaluate_high_card(h, table, (), options).strength for h in hand_list]
+    expected = [high_card.evaluate(h, table, (), options).strength for h in hand_list]
     assert batch.strength.tolist() == expected
     assert batch.value.tolist() == expected
+
+
+# --- High Card -----------------------------------------------------------------------------
+
+
+def high(*survived: int) -> Resolution:
+    results = seats(*(high_card_hand(s) for s in survived))
+    resolution = high_card.resolve(request(Game.HIGH_CARD, results), results)
+    assert_well_formed(resolution)
+    return resolution
+
+
+def test_the_unique_longest_survivor_below_five_checks_wins() -> None:
+    resolution = high(2, 3, 1)
+    assert shares(resolution) == {("b", "whole"): 1}
+    assert "b passes 3 of 5 checks" in resolution.explanation
+
+
+def test_a_lone_survivor_of_all_five_checks_wins() -> None:
+    assert shares(high(5, 4, 4)) == {("a", "whole"): 1}
+
+
+def test_a_tie_at_the_top_below_five_is_a_redeal() -> None:
+    resolution = high(3, 3, 1)
+    assert resolution.redeal
+    assert resolution.awards == ()
+    assert "fold at check 4" in resolution.explanation
+
+
+def test_everyone_folding_at_the_first_check_is_a_redeal() -> None:
+    resolution = high(0, 0, 0)
+    assert resolution.redeal
+    assert resolution.explanation == "Everyone folds at the first check: redeal."
+
+
+def test_players_surviving_all_five_checks_split_the_pot() -> None:
+    resolution = high(5, 2, 5)
+    assert shares(resolution) == {("a", "whole"): HALF, ("c", "whole"): HALF}
+
+
+def literal_high_card(survived: list[int]) -> Shares | None:
+    """The folding procedure of RULES.md, check by check; None is a redeal."""
+    remaining = [chr(ord("a") + i) for i in range(len(survived))]
+    for check in range(1, 6):
+        remaining = [p for p in remaining if survived[ord(p) - ord("a")] >= check]
+        if len(remaining) == 1:
+            return {(remaining[0], "whole"): Fraction(1)}
+        if not remaining:
+            return None
+    return {(p, "whole"): Fraction(1, len(remaining)) for p in remaining}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=2, max_size=7))
+def test_high_card_matches_the_folding_procedure(survived: list[int]) -> None:
+    resolution = high(*survived)
+    assert as_shares(resolution) == literal_high_card(survived)

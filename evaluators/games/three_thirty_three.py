@@ -1,4 +1,4 @@
-"""Blackjack totals: Three Hundred Thirty Three (#845).
+"""Three Hundred Thirty Three (#845): blackjack totals over the cards the discard rule keeps.
 
 A = 1 or 11, J/Q/K = 10, others face value, over the cards the discard rule keeps. The
 total is the highest one not over 21 (``soft`` when an ace counts 11); if none is, the hand
@@ -16,9 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import DECK_SIZE
-from evaluators.discard import apply_discard, instant_win, sum_kept
-from evaluators.inputs import Cards, Options
+from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
+from evaluators.figures import yes_no
+from evaluators.game_rules import Figure, GameRules
+from evaluators.inputs import Cards, Game, Options
 from evaluators.results import BatchResult, BlackjackDetail, Evaluation
+from evaluators.showdown import resolve_single_pot
 
 SUMMARY = (
     "Three Hundred Thirty Three (#845): three cards each, four table cards turned one by "
@@ -61,7 +64,7 @@ def _strength(total: int, bust: bool) -> int:
     return BUST_PIVOT - total if bust else BUST_PIVOT + total
 
 
-def evaluate_three_thirty_three(
+def evaluate(
     hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
     """Score ``hand`` against ``table`` (in the order turned); see the module for strength."""
@@ -86,10 +89,10 @@ def evaluate_three_thirty_three(
     )
 
 
-def evaluate_three_thirty_three_batch(
+def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate_three_thirty_three``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
@@ -109,9 +112,43 @@ def evaluate_three_thirty_three_batch(
     )
 
 
-def headline(evaluation: Evaluation) -> int:
-    """The batch ``value``: the blackjack total (bust: its lowest total; 0 for an instant win)."""
+def _detail(evaluation: Evaluation) -> BlackjackDetail:
     detail = evaluation.detail
     if not isinstance(detail, BlackjackDetail):
         raise TypeError(f"not a blackjack evaluation: {detail!r}")
-    return detail.total
+    return detail
+
+
+def headline(evaluation: Evaluation) -> int:
+    """The batch ``value``: the blackjack total (bust: its lowest total; 0 for an instant win)."""
+    return _detail(evaluation).total
+
+
+def figures(evaluation: Evaluation) -> list[Figure]:
+    """The discard rule's figures, then the total and whether it is soft or bust."""
+    detail = _detail(evaluation)
+    return [
+        *discard_figures(evaluation),
+        ("total", str(detail.total), True),
+        ("soft", yes_no(detail.soft), True),
+        ("bust", yes_no(detail.bust), True),
+    ]
+
+
+RULES = GameRules(
+    game=Game.THREE_THIRTY_THREE,
+    name="Three Hundred Thirty Three",
+    number=845,
+    summary=SUMMARY,
+    hand_min=1,
+    hand_max=3,
+    table_min=0,
+    table_max=4,
+    distinct_table_ranks=True,
+    evaluate=evaluate,
+    evaluate_batch=evaluate_batch,
+    resolve=resolve_single_pot,
+    headline=headline,
+    figures=figures,
+    aliases=("333",),
+)

@@ -28,8 +28,11 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import RANKS
-from evaluators.inputs import Cards, Options
+from evaluators.figures import enum_text
+from evaluators.game_rules import Figure, GameRules
+from evaluators.inputs import Cards, Game, Options
 from evaluators.results import BatchResult, Evaluation, NotPokerCategory, NotPokerDetail
+from evaluators.showdown import resolve_single_pot
 
 SUMMARY = (
     "Six cards from a 54-card deck whose two jokers (X1, X2) are wild and take whatever "
@@ -238,7 +241,7 @@ def reading_table() -> ReadingTable:
     return ReadingTable(tuple(readings), strength, category)
 
 
-def evaluate_not_poker(
+def evaluate(
     hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
 ) -> Evaluation:
     """Score a validated six-card hand (jokers 52, 53 wild); strength higher is better.
@@ -258,12 +261,25 @@ def evaluate_not_poker(
     )
 
 
-def headline(evaluation: Evaluation) -> int:
-    """The batch ``value``: the category number, 1 (two trips) ... 7 (high card)."""
+def _detail(evaluation: Evaluation) -> NotPokerDetail:
     detail = evaluation.detail
     if not isinstance(detail, NotPokerDetail):
         raise TypeError(f"not a NotPoker evaluation: {type(detail).__name__}")
-    return int(detail.category)
+    return detail
+
+
+def headline(evaluation: Evaluation) -> int:
+    """The batch ``value``: the category number, 1 (two trips, the best) ... 7 (high card)."""
+    return int(_detail(evaluation).category)
+
+
+def figures(evaluation: Evaluation) -> list[Figure]:
+    detail = _detail(evaluation)
+    return [
+        ("category", enum_text(detail.category), True),
+        ("groups", " ".join(detail.groups) or "-", True),
+        ("jokers as", " ".join(detail.jokers_as) or "-", False),
+    ]
 
 
 _NETWORK = (
@@ -294,13 +310,13 @@ def batch_signature_index(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.int32]
     return index
 
 
-def evaluate_not_poker_batch(
+def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """Score validated hands (N, 6) at once; ``tables`` (N or 1, 0) and options are unused.
 
     Same table as the single-hand path: ``strength`` (higher is better) and ``value``
-    (category number, 1 = two trips) equal ``evaluate_not_poker`` hand by hand.
+    (category number, 1 = two trips) equal ``evaluate`` hand by hand.
     """
     if hands.ndim != 2 or hands.shape[1] != HAND_SIZE:
         raise ValueError(f"NotPoker hands are (N, {HAND_SIZE}) card ids, got {hands.shape}")
@@ -313,3 +329,21 @@ def evaluate_not_poker_batch(
         value=np.take(table.category, index, mode="clip"),
         instant_win=np.zeros(count, dtype=np.bool_),
     )
+
+
+RULES = GameRules(
+    game=Game.NOT_POKER,
+    name="NotPoker",
+    number=0,
+    summary=SUMMARY,
+    hand_min=HAND_SIZE,
+    hand_max=HAND_SIZE,
+    table_min=0,
+    table_max=0,
+    jokers=True,
+    evaluate=evaluate,
+    evaluate_batch=evaluate_batch,
+    resolve=resolve_single_pot,
+    headline=headline,
+    figures=figures,
+)

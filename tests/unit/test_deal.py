@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -125,10 +126,10 @@ def test_every_card_is_dealt_about_equally_often() -> None:
 @pytest.mark.parametrize(
     ("game", "hand_size", "table_size", "problem"),
     [
-        (Game.NOT_POKER, 5, 0, "hands hold 6-6"),
-        (Game.HIGH_CARD, 5, 4, "tables hold 5-5"),
-        (Game.POKER_HIGH, 2, 2, "5-7 cards in hand and table together"),
-        (Game.POKER_HIGH, 7, 1, "5-7 cards in hand and table together"),
+        (Game.NOT_POKER, 5, 0, "the hand has 5 cards; this game takes 6"),
+        (Game.HIGH_CARD, 5, 4, "the table has 4 cards; this game takes 5"),
+        (Game.POKER_HIGH, 2, 2, "together have 4 cards; Poker high takes 5-7"),
+        (Game.POKER_HIGH, 7, 1, "together have 8 cards; Poker high takes 5-7"),
     ],
 )
 def test_sizes_the_game_refuses_are_refused_before_dealing(
@@ -166,3 +167,15 @@ def test_any_accepted_size_and_seed_deals_hands_the_validator_accepts(
     for index in range(count):
         hand, table = dealt.row(index)
         read_hand(game, _texts(hand), _texts(table))
+
+
+def test_a_narrowed_deck_and_a_keep_rule_deal_only_what_they_allow() -> None:
+    deck = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 9], dtype=np.uint8)
+
+    def no_deuce_of_clubs(rows: npt.NDArray[np.uint8]) -> npt.NDArray[np.bool_]:
+        result: npt.NDArray[np.bool_] = ~(rows == 0).any(axis=1)
+        return result
+
+    dealt = deal(Game.TONK, 200, seed=4, hand_size=5, deck=deck, keep=no_deuce_of_clubs)
+    assert set(dealt.hands.ravel().tolist()) <= set(range(1, 10))
+    _assert_rows_are_one_deck_each(dealt, DECK_SIZE)

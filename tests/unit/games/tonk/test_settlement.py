@@ -6,8 +6,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import settlement, tonk
 from evaluators.cards import parse_card
+from evaluators.games.tonk import deadwood as tonk
+from evaluators.games.tonk import settlement
 from evaluators.inputs import Game, Options, Seat, ShowdownRequest, TonkEnding
 from evaluators.results import DealBonus, Evaluation, Resolution, TonkDetail
 
@@ -29,9 +30,9 @@ def settle(seats: list[tuple[str, str]], ending: TonkEnding, ender: str = "") ->
     """Settle a showdown of real hands, evaluated by the Tonk evaluator."""
     showdown = request(seats, ending, ender)
     results = tuple(
-        (seat.player, tonk.evaluate_tonk(seat.hand, (), (), Options())) for seat in showdown.seats
+        (seat.player, tonk.evaluate(seat.hand, (), (), Options())) for seat in showdown.seats
     )
-    return settlement.settle_tonk(showdown, results)
+    return settlement.settle(showdown, results)
 
 
 def stakes(resolution: Resolution) -> dict[str, int]:
@@ -238,7 +239,7 @@ def test_payouts_sum_to_zero_and_match_the_rule_as_written(
         ender=ender,
     )
     results = tuple((p, _evaluation(n)) for p, n in zip(players, points, strict=True))
-    resolution = settlement.settle_tonk(showdown, results)
+    resolution = settlement.settle(showdown, results)
     expected, redeal = transcribed_payouts(ending, ender, dict(zip(players, points, strict=True)))
     assert [p.player for p in resolution.payouts] == players
     assert sum(p.stakes for p in resolution.payouts) == 0

@@ -83,9 +83,7 @@ def _names(players: list[str]) -> str:
     return ", ".join(players[:-1]) + " and " + players[-1]
 
 
-def settle_tonk(
-    request: ShowdownRequest, results: tuple[tuple[str, Evaluation], ...]
-) -> Resolution:
+def settle(request: ShowdownRequest, results: tuple[tuple[str, Evaluation], ...]) -> Resolution:
     """Payouts in stakes, one per seat in seat order (summing to zero), from the ending.
 
     ``request`` is validated (``check_ending`` passed); ``results`` is (player,

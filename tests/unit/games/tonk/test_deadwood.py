@@ -4,16 +4,34 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import tonk
 from evaluators.cards import EMPTY, parse_card
-from evaluators.inputs import Cards, Options
+from evaluators.games.tonk import deadwood as tonk
+from evaluators.inputs import Cards, Options, TonkEnding
 from evaluators.results import DealBonus, Evaluation, TonkDetail
+
+HAND_EXAMPLE: dict[str, Any] = {
+    "hand": ["5h", "6h", "7h", "Kd", "2c"],
+    "table": [],
+    "spreads": [["8h", "9h", "Th"]],
+}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "tonk"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["5h", "6h", "7h"]), ("bob", ["Kd", "2c", "3s"])],
+    "table": [],
+    "ending": TonkEnding.DROP,
+    "ender": "alice",
+}
+"""One valid two-seat showdown."""
 
 RUNS_ONLY = Options(hit_runs_only=True)
 PLAIN = Options()
@@ -24,7 +42,7 @@ def cards(text: str) -> Cards:
 
 
 def evaluate(hand: str, spreads: Iterable[str] = (), options: Options = PLAIN) -> Evaluation:
-    return tonk.evaluate_tonk(cards(hand), (), tuple(cards(s) for s in spreads), options)
+    return tonk.evaluate(cards(hand), (), tuple(cards(s) for s in spreads), options)
 
 
 def detail(evaluation: Evaluation) -> TonkDetail:
@@ -165,7 +183,7 @@ def test_deadwood_matches_exhaustive_search_with_table_spreads(
     case: tuple[Cards, tuple[Cards, ...], bool],
 ) -> None:
     hand, spreads, runs_only = case
-    evaluation = tonk.evaluate_tonk(hand, (), spreads, Options(hit_runs_only=runs_only))
+    evaluation = tonk.evaluate(hand, (), spreads, Options(hit_runs_only=runs_only))
     assert detail(evaluation).deadwood == brute_deadwood(hand, spreads, runs_only)
     assert_arrangement_valid(hand, spreads, runs_only, evaluation)
 
@@ -175,7 +193,7 @@ def test_deadwood_matches_exhaustive_search_with_table_spreads(
 def test_deadwood_matches_exhaustive_search_for_any_hand_alone(
     hand: list[int], runs_only: bool
 ) -> None:
-    evaluation = tonk.evaluate_tonk(tuple(hand), (), (), Options(hit_runs_only=runs_only))
+    evaluation = tonk.evaluate(tuple(hand), (), (), Options(hit_runs_only=runs_only))
     assert detail(evaluation).deadwood == brute_deadwood(tuple(hand), (), runs_only)
     assert_arrangement_valid(tuple(hand), (), runs_only, evaluation)
 
@@ -186,9 +204,9 @@ def test_ten_card_arrangement_is_valid_and_no_worse_than_hits_alone(
     case: tuple[Cards, tuple[Cards, ...], bool],
 ) -> None:
     hand, spreads, runs_only = case
-    evaluation = tonk.evaluate_tonk(hand, (), spreads, Options(hit_runs_only=runs_only))
+    evaluation = tonk.evaluate(hand, (), spreads, Options(hit_runs_only=runs_only))
     assert_arrangement_valid(hand, spreads, runs_only, evaluation)
-    alone = tonk.evaluate_tonk(hand, (), (), Options())
+    alone = tonk.evaluate(hand, (), (), Options())
     assert detail(evaluation).deadwood <= detail(alone).deadwood
 
 
@@ -198,7 +216,7 @@ def test_a_hand_without_table_spreads_reads_its_tables_as_the_search_would(
     hand: list[int],
 ) -> None:
     searched = tonk._evaluate_with_spreads(tuple(hand), (), PLAIN)
-    assert tonk.evaluate_tonk(tuple(hand), (), (), PLAIN) == searched
+    assert tonk.evaluate(tuple(hand), (), (), PLAIN) == searched
 
 
 def test_suit_runs_table_lays_what_the_suit_search_lays() -> None:
@@ -421,9 +439,9 @@ def _packed(hands: list[Cards], width: int) -> np.ndarray:
 )
 def test_batch_matches_single_hand_path(hands: list[list[int]], runs_only: bool) -> None:
     packed = _packed([tuple(h) for h in hands], 10)
-    result = tonk.evaluate_tonk_batch(packed, np.zeros((1, 0), np.uint8), Options(runs_only))
+    result = tonk.evaluate_batch(packed, np.zeros((1, 0), np.uint8), Options(runs_only))
     for index, hand in enumerate(hands):
-        single = tonk.evaluate_tonk(tuple(hand), (), (), Options())
+        single = tonk.evaluate(tuple(hand), (), (), Options())
         assert result.value[index] == tonk.headline(single)
         assert result.strength[index] == single.strength
     assert not result.instant_win.any()
@@ -434,6 +452,6 @@ def test_batch_tries_every_set_choice_on_random_ten_card_hands() -> None:
     rng = np.random.default_rng(3)
     rank_heavy = [tuple(int(c) for c in rng.choice(24, size=10, replace=False)) for _ in range(300)]
     packed = _packed(rank_heavy, 10)
-    result = tonk.evaluate_tonk_batch(packed, np.zeros((1, 0), np.uint8), Options())
-    expected = [tonk.headline(tonk.evaluate_tonk(h, (), (), Options())) for h in rank_heavy]
+    result = tonk.evaluate_batch(packed, np.zeros((1, 0), np.uint8), Options())
+    expected = [tonk.headline(tonk.evaluate(h, (), (), Options())) for h in rank_heavy]
     assert result.value.tolist() == expected

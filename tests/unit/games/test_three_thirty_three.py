@@ -4,15 +4,27 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators import blackjack
 from evaluators.cards import EMPTY, RANKS, parse_card
+from evaluators.games import three_thirty_three as blackjack
 from evaluators.inputs import Cards, Options
 from evaluators.results import BlackjackDetail, Evaluation
+
+HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
+"""One valid hand (and its table, and table spreads where the game has them), for the
+tests that run every game through the real server (tests/test_server.py)."""
+DETAIL_FIELD = "blackjack"
+"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+SHOWDOWN_EXAMPLE: dict[str, Any] = {
+    "seats": [("alice", ["Ah", "6d", "4c"]), ("bob", ["Td", "9c"])],
+    "table": ["2s"],
+}
+"""One valid two-seat showdown."""
 
 
 def cards(text: str) -> Cards:
@@ -20,7 +32,7 @@ def cards(text: str) -> Cards:
 
 
 def score(hand: str, table: str = "") -> Evaluation:
-    return blackjack.evaluate_three_thirty_three(cards(hand), cards(table), (), Options())
+    return blackjack.evaluate(cards(hand), cards(table), (), Options())
 
 
 def blackjack_by_every_ace_choice(hand: Cards, table: Cards) -> tuple[int, bool, bool]:
@@ -119,7 +131,7 @@ def test_an_emptied_hand_wins_instantly_with_strength_zero() -> None:
 @given(deals())
 def test_totals_match_every_ace_choice(deal: tuple[Cards, Cards]) -> None:
     hand, table = deal
-    result = blackjack.evaluate_three_thirty_three(hand, table, (), Options())
+    result = blackjack.evaluate(hand, table, (), Options())
     if result.instant_win:
         assert result.strength == 0
         return
@@ -132,8 +144,8 @@ def test_totals_match_every_ace_choice(deal: tuple[Cards, Cards]) -> None:
 def test_strength_follows_the_bust_ruling(
     first: tuple[Cards, Cards], second: tuple[Cards, Cards]
 ) -> None:
-    a = blackjack.evaluate_three_thirty_three(*first, (), Options())
-    b = blackjack.evaluate_three_thirty_three(*second, (), Options())
+    a = blackjack.evaluate(*first, (), Options())
+    b = blackjack.evaluate(*second, (), Options())
     if a.instant_win or b.instant_win:
         return
     total_a, _, bust_a = blackjack_by_every_ace_choice(*first)
@@ -153,13 +165,8 @@ def padded(rows: list[Cards], width: int, rng: random.Random) -> np.ndarray:
 def assert_batch_matches(
     hands: list[Cards], tables: list[Cards], table_array: np.ndarray, rng: random.Random
 ) -> None:
-    singles = [
-        blackjack.evaluate_three_thirty_three(h, t, (), Options())
-        for h, t in zip(hands, tables, strict=True)
-    ]
-    batch = blackjack.evaluate_three_thirty_three_batch(
-        padded(hands, 3, rng), table_array, Options()
-    )
+    singles = [blackjack.evaluate(h, t, (), Options()) for h, t in zip(hands, tables, strict=True)]
+    batch = blackjack.evaluate_batch(padded(hands, 3, rng), table_array, Options())
     assert batch.strength.tolist() == [e.strength for e in singles]
     assert batch.low_strength.tolist() == [0] * len(singles)
     assert batch.value.tolist() == [blackjack.headline(e) for e in singles]

@@ -14,6 +14,7 @@ from phevaluator import evaluate_cards
 
 from evaluators import poker
 from evaluators.cards import EMPTY, parse_card
+from evaluators.games import poker_high
 from evaluators.inputs import Cards, Options
 from evaluators.results import PokerCategory, PokerDetail
 from evaluators.tables.five_card_classes import category_of_class
@@ -73,7 +74,7 @@ def all_five_card_hands() -> npt.NDArray[np.uint8]:
 @pytest.fixture(scope="module")
 def five_card_batch() -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64]]:
     hands = all_five_card_hands()
-    return hands, poker.evaluate_poker_high_batch(hands, NO_TABLE, OPTIONS).value
+    return hands, poker_high.evaluate_batch(hands, NO_TABLE, OPTIONS).value
 
 
 def test_all_five_card_hands_have_the_textbook_category_counts(
@@ -108,7 +109,7 @@ def test_all_five_card_hands_have_phevaluators_class(
 @pytest.mark.parametrize("size", [6, 7])
 def test_random_six_and_seven_card_batches_match_phevaluator(size: int) -> None:
     deals = random_deals(200_000 if size == 7 else 50_000, size, seed=size)
-    result = poker.evaluate_poker_high_batch(deals, NO_TABLE, OPTIONS)
+    result = poker_high.evaluate_batch(deals, NO_TABLE, OPTIONS)
     expected = phevaluator_classes(deals)
     assert (result.value == expected).all()
     assert (result.strength == 7463 - expected).all()
@@ -120,10 +121,10 @@ def test_random_six_and_seven_card_batches_match_phevaluator(size: int) -> None:
 def test_single_hands_match_phevaluator_and_the_batch() -> None:
     deals = random_deals(3_000, 7, seed=11)
     expected = phevaluator_classes(deals)
-    batch = poker.evaluate_poker_high_batch(deals, NO_TABLE, OPTIONS)
+    batch = poker_high.evaluate_batch(deals, NO_TABLE, OPTIONS)
     for row, rank_class, strength in zip(deals.tolist(), expected, batch.strength, strict=True):
-        evaluation = poker.evaluate_poker_high(tuple(row[:2]), tuple(row[2:]), (), OPTIONS)
-        assert poker.headline(evaluation) == rank_class
+        evaluation = poker_high.evaluate(tuple(row[:2]), tuple(row[2:]), (), OPTIONS)
+        assert poker_high.headline(evaluation) == rank_class
         assert evaluation.strength == strength == 7463 - rank_class
 
 
@@ -134,9 +135,9 @@ def test_hole_cards_plus_a_board_match_phevaluator(hole: int, board: int) -> Non
     deals = random_deals(5_000, hole + board, seed=hole * 10 + board)
     expected = phevaluator_classes(deals)
     hands, tables = deals[:, :hole], deals[:, hole:]
-    assert (poker.evaluate_poker_high_batch(hands, tables, OPTIONS).value == expected).all()
+    assert (poker_high.evaluate_batch(hands, tables, OPTIONS).value == expected).all()
     for row in deals[:200].tolist():
-        evaluation = poker.evaluate_poker_high(tuple(row[:hole]), tuple(row[hole:]), (), OPTIONS)
+        evaluation = poker_high.evaluate(tuple(row[:hole]), tuple(row[hole:]), (), OPTIONS)
         assert evaluation.detail == poker.best_hand(tuple(row))
 
 
@@ -144,8 +145,8 @@ def test_a_shared_board_scores_like_the_same_board_on_every_row() -> None:
     deck = random_deals(1, 52, seed=3)[0]
     board = deck[:5].reshape(1, 5)
     holes = np.array(list(combinations(deck[5:].tolist(), 2)), dtype=np.uint8)
-    shared = poker.evaluate_poker_high_batch(holes, board, OPTIONS)
-    repeated = poker.evaluate_poker_high_batch(holes, np.repeat(board, len(holes), axis=0), OPTIONS)
+    shared = poker_high.evaluate_batch(holes, board, OPTIONS)
+    repeated = poker_high.evaluate_batch(holes, np.repeat(board, len(holes), axis=0), OPTIONS)
     assert (shared.value == repeated.value).all()
     full = np.concatenate([holes, np.repeat(board, len(holes), axis=0)], axis=1)
     assert (shared.value == phevaluator_classes(full)).all()
@@ -161,22 +162,22 @@ def test_padded_hands_and_tables_score_like_their_real_cards() -> None:
         hand_real = int(rng.integers(max(1, real - 3), 5))
         hands[row, hand_real:] = EMPTY
         tables[row, real - hand_real :] = EMPTY
-    batch = poker.evaluate_poker_high_batch(hands, tables, OPTIONS)
+    batch = poker_high.evaluate_batch(hands, tables, OPTIONS)
     for row in range(len(deals)):
         hand = tuple(c for c in hands[row].tolist() if c != EMPTY)
         table = tuple(c for c in tables[row].tolist() if c != EMPTY)
         assert 5 <= len(hand + table) <= 7
         assert batch.value[row] == evaluate_cards(*hand, *table)
-        assert batch.strength[row] == poker.evaluate_poker_high(hand, table, (), OPTIONS).strength
+        assert batch.strength[row] == poker_high.evaluate(hand, table, (), OPTIONS).strength
 
 
 def test_a_royal_flush_is_class_1_and_seven_five_high_is_class_7462() -> None:
-    royal = poker.evaluate_poker_high(cards("As Ks"), cards("Qs Js Ts"), (), OPTIONS)
-    assert poker.headline(royal) == 1
+    royal = poker_high.evaluate(cards("As Ks"), cards("Qs Js Ts"), (), OPTIONS)
+    assert poker_high.headline(royal) == 1
     assert royal.strength == 7462
     assert royal.description == "Straight flush, ace high (royal flush)"
-    worst = poker.evaluate_poker_high(cards("7c 5d"), cards("4h 3s 2c"), (), OPTIONS)
-    assert poker.headline(worst) == 7462
+    worst = poker_high.evaluate(cards("7c 5d"), cards("4h 3s 2c"), (), OPTIONS)
+    assert poker_high.headline(worst) == 7462
     assert worst.strength == 1
     assert worst.description == "High card, seven"
 
@@ -210,7 +211,7 @@ def test_straights_do_not_wrap_around_the_ace() -> None:
     ],
 )
 def test_descriptions_name_the_hand_for_people(hand: str, description: str) -> None:
-    evaluation = poker.evaluate_poker_high(cards(hand), (), (), OPTIONS)
+    evaluation = poker_high.evaluate(cards(hand), (), (), OPTIONS)
     assert evaluation.description == description
 
 
@@ -254,8 +255,8 @@ def test_strength_orders_hands_like_the_brute_force(first: list[int], second: li
 
 
 def test_headline_refuses_another_games_evaluation() -> None:
-    from evaluators import dots
+    from evaluators.games import grocery_store_dots
 
-    evaluation = dots.evaluate_dots(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS)
+    evaluation = grocery_store_dots.evaluate(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS)
     with pytest.raises(TypeError):
-        poker.headline(evaluation)
+        poker_high.headline(evaluation)

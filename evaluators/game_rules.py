@@ -1,0 +1,73 @@
+"""The shape of one game's rules: what every game module exports as ``RULES``.
+
+Every other layer asks a game's ``GameRules`` instead of branching on the game: sizes and
+deck for validation and the dealer, ``evaluate`` and ``evaluate_batch`` for scoring, the
+pot rule for showdowns, the summary for ``ListGames`` and ``figures`` for people.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import Violation
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.results import BatchResult, Evaluation, Resolution
+
+Evaluator = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
+"""(hand, table, table_spreads, options) -> Evaluation, on input already validated."""
+
+BatchEvaluator = Callable[[npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options], BatchResult]
+"""(hands (N, hand_size), tables (N or 1, table_size), options), 255-padded, validated;
+equal to ``Evaluator`` hand by hand, with the game's ``headline`` as ``value``."""
+
+Results = tuple[tuple[str, Evaluation], ...]
+"""(player, evaluation) per seat, in seat order."""
+
+Resolver = Callable[[ShowdownRequest, Results], Resolution]
+"""(request, each seat's evaluation) -> awards or payouts."""
+
+ShowdownCheck = Callable[[ShowdownRequest], list[Violation]]
+
+Figure = tuple[str, str, bool]
+"""(label, value for people, shown in a showdown's seat table too)."""
+
+
+@dataclass(frozen=True)
+class GameRules:
+    game: Game
+    name: str
+    number: int
+    """Catalogue number where the game has one (0 otherwise)."""
+    summary: str
+    hand_min: int
+    hand_max: int
+    table_min: int
+    table_max: int
+    evaluate: Evaluator
+    evaluate_batch: BatchEvaluator
+    resolve: Resolver
+    headline: Callable[[Evaluation], int]
+    """The batch ``value`` of one evaluation (API.md: the game's headline figure)."""
+    figures: Callable[[Evaluation], list[Figure]]
+    """How an evaluation reads for people after its strength, in the order API.md lists
+    the figures (the discard rule's first where the game has it)."""
+    aliases: tuple[str, ...] = ()
+    """Short names people type for the game besides its name and slug (``333``)."""
+    pots: tuple[str, ...] = ("whole",)
+    options: tuple[str, ...] = ()
+    jokers: bool = False
+    distinct_table_ranks: bool = False
+    cards_min: int = 0
+    """Minimum hand + table cards together (Poker high: 5)."""
+    cards_max: int = 99
+    check_spread: Callable[[Cards], str | None] | None = None
+    """Problem with one table spread, for people, or None if it is valid; None here means
+    the game has no table spreads."""
+    check_showdown: ShowdownCheck | None = None
+    """Game-specific showdown checks (declarations, endings) beyond sizes and the deck."""
+    empty_hand_allowed: Callable[[ShowdownRequest, str], bool] | None = None
+    """Whether this seat's hand may be empty in this showdown (Tonk's ender)."""

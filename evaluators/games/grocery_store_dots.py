@@ -1,0 +1,116 @@
+"""Grocery Store Dots: seven-card stud, the pot split between the best poker hand and the
+most dots.
+
+``strength`` is the poker hand's (higher is better, ``poker.strength_of``), never the dots:
+the dots half is decided on ``detail.dots`` (the batch ``value``), counted over every card
+the player holds, not over the best five.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators import poker
+from evaluators.game_rules import Figure, GameRules, Results
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.results import BatchResult, DotsDetail, Evaluation, Resolution
+from evaluators.showdown import split_pot, strength
+from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
+
+SUMMARY = (
+    "Grocery Store Dots: seven-card stud in which the pot is split in two. One half goes to "
+    "the best five-card poker hand out of each player's cards, the other to the player whose "
+    "cards, all of them and not just a best five, show the most dots: aces, fives, sevens and "
+    "nines count 1, twos, eights and tens 2, threes 3, and fours, sixes and picture cards 0. "
+    "Ties split each half, and one player may win both."
+)
+
+
+def count_dots(cards: Cards) -> int:
+    """Dots of all the cards (ids outside the deck count nothing)."""
+    return sum(DOTS_BY_RANK[card >> 2] for card in cards if card < 52)
+
+
+def evaluate(
+    hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
+) -> Evaluation:
+    """Poker hand (strength, higher is better) and dots of the 5-7 cards of hand and table."""
+    cards = hand + table
+    poker_detail = poker.best_hand(cards)
+    count = count_dots(cards)
+    plural = "" if count == 1 else "s"
+    return Evaluation(
+        strength=poker.strength_of(poker_detail.rank_class),
+        description=(
+            f"{poker.describe(poker_detail.category, poker_detail.best_five)}; {count} dot{plural}"
+        ),
+        detail=DotsDetail(dots=count, poker=poker_detail),
+    )
+
+
+def evaluate_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """Poker strength and dots (``value``) per hand, 255-padded; equal to ``evaluate``.
+
+    The dots ride in the same per-card key sums as the poker lookup (card_keys layout).
+    """
+    key_sums = poker.batch_key_sums(hands, tables)
+    rank_classes = poker.batch_rank_classes(hands, tables, key_sums)
+    key_sums >>= np.uint64(DOTS_SHIFT)
+    key_sums &= np.uint64(DOTS_MASK)
+    return poker.batch_results(rank_classes, key_sums.astype(np.int64))
+
+
+def _detail(evaluation: Evaluation) -> DotsDetail:
+    detail = evaluation.detail
+    if not isinstance(detail, DotsDetail):
+        raise TypeError(f"Grocery Store Dots needs a DotsDetail, got {type(detail).__name__}")
+    return detail
+
+
+def dots(evaluation: Evaluation) -> int:
+    """The dots of all the player's cards: more is better (the batch ``value``)."""
+    return _detail(evaluation).dots
+
+
+def _poker_why(evaluation: Evaluation) -> str:
+    """The poker hand alone (the description also counts the dots)."""
+    detail = _detail(evaluation).poker
+    return poker.describe(detail.category, detail.best_five)
+
+
+def _dots_why(evaluation: Evaluation) -> str:
+    count = dots(evaluation)
+    return "1 dot" if count == 1 else f"{count} dots"
+
+
+def resolve(request: ShowdownRequest, results: Results) -> Resolution:
+    """The best poker hand takes the ``high`` half and the most dots (all of a player's
+    cards) the ``dots`` half; ties split a half, one player may win both."""
+    return split_pot(results, (("high", strength, _poker_why), ("dots", dots, _dots_why)))
+
+
+def figures(evaluation: Evaluation) -> list[Figure]:
+    detail = _detail(evaluation)
+    return [("dots", str(detail.dots), True), *poker.figures(detail.poker)]
+
+
+RULES = GameRules(
+    game=Game.GROCERY_STORE_DOTS,
+    name="Grocery Store Dots",
+    number=0,
+    summary=SUMMARY,
+    hand_min=5,
+    hand_max=7,
+    table_min=0,
+    table_max=0,
+    evaluate=evaluate,
+    evaluate_batch=evaluate_batch,
+    resolve=resolve,
+    headline=dots,
+    figures=figures,
+    aliases=("dots",),
+    pots=("high", "dots"),
+)
