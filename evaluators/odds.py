@@ -206,18 +206,18 @@ class _Tally:
         instant: npt.NDArray[np.bool_],
         weights: Weights | None,
     ) -> None:
-        self.seen += len(fractions)
+        self.seen += fractions.shape[2]
         if weights is None:
-            self.share += fractions.sum(axis=0)
-            self.win += (fractions > 0).sum(axis=0)
-            self.instant += instant.sum(axis=0)
-            self.redeal += float(redeal.sum())
-            self.squares += np.square(fractions.sum(axis=2)).sum(axis=0)
+            self.share += fractions.sum(axis=2)
+            self.win += np.count_nonzero(fractions, axis=2)
+            self.instant += np.count_nonzero(instant, axis=1)
+            self.redeal += float(np.count_nonzero(redeal))
+            self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
             return
-        self.share += np.einsum("r,rsp->sp", weights, fractions)
-        self.win += np.einsum("r,rsp->sp", weights, fractions > 0)
-        self.instant += weights @ instant
-        self.redeal += float(weights @ redeal)
+        self.share += fractions @ weights
+        self.win += (fractions > 0) @ weights
+        self.instant += instant @ weights
+        self.redeal += float(redeal @ weights)
 
     def odds(self, request: OddsRequest, game: OddsGame, exact: bool, runouts: int) -> Odds:
         scale = 1.0 if exact else 1.0 / runouts

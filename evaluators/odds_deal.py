@@ -229,35 +229,34 @@ def enumerate_completions(plan: Plan, chunk: int) -> Iterator[tuple[Matrix, Weig
             yield done.rows, done.weights
 
 
-_CARD_BIT = np.left_shift(np.uint64(1), np.arange(DECK_SIZE, dtype=np.uint64))
-_RANK_BIT = np.left_shift(1, np.arange(DECK_SIZE) >> 2).astype(np.uint16)
+_RANK_BIT = np.zeros(256, dtype=np.uint16)
+_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
 
 
 def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
-    """``count`` completions drawn with their probabilities: each card uniform over the
-    unseen cards not yet dealt in its row (and, for a discard game's table card, of a rank
-    not on that table), by drawing from all the unseen and redrawing the rows that hit a
-    card they may not take."""
+    """``count`` completions drawn with their probabilities, as rows of card ids.
+
+    A Fisher-Yates shuffle of each row's own copy of the unseen cards, stopped after the
+    cards to come: position k takes a uniform card of positions k.. . A discard game's
+    table card redraws, for the rows that hit it, a card whose rank is on the table
+    already, which makes it uniform over the cards of the other ranks.
+    """
     unseen = np.array(plan.unseen, dtype=np.uint8)
-    card_bits = _CARD_BIT[unseen]
-    rank_bits = _RANK_BIT[unseen]
-    used = np.zeros(count, dtype=np.uint64)
+    deck = np.tile(unseen, (count, 1))
+    cards = deck.reshape(-1)
+    row_start = np.arange(count, dtype=np.int64) * len(unseen)
     ranks = np.full(count, plan.table_ranks, dtype=np.uint16)
-    rows = np.empty((count, plan.width), dtype=np.uint8)
-    for column in range(plan.width):
-        avoid_ranks = column >= plan.hand_cards and not plan.table_pairs
-        pending = np.arange(count)
-        while len(pending):
-            drawn = rng.integers(0, len(unseen), size=len(pending))
-            bits = card_bits[drawn]
-            taken = (used[pending] & bits) != 0
-            if avoid_ranks:
-                taken |= (ranks[pending] & rank_bits[drawn]) != 0
-            fine = pending[~taken]
-            fine_drawn = drawn[~taken]
-            rows[fine, column] = unseen[fine_drawn]
-            used[fine] |= card_bits[fine_drawn]
-            if avoid_ranks:
-                ranks[fine] |= rank_bits[fine_drawn]
-            pending = pending[taken]
-    return rows
+    for position in range(plan.width):
+        at = row_start + rng.integers(position, len(unseen), size=count)
+        picked = cards[at]
+        if position >= plan.hand_cards and not plan.table_pairs:
+            pending = np.flatnonzero(ranks & _RANK_BIT[picked])
+            while len(pending):
+                again = row_start[pending] + rng.integers(position, len(unseen), len(pending))
+                at[pending] = again
+                picked[pending] = cards[again]
+                pending = pending[(ranks[pending] & _RANK_BIT[picked[pending]]) != 0]
+            ranks |= _RANK_BIT[picked]
+        cards[at] = deck[:, position]
+        deck[:, position] = picked
+    return np.ascontiguousarray(deck[:, : plan.width])

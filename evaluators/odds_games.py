@@ -67,13 +67,13 @@ def _run_outs(hands: Sequence[Matrix], table: Matrix) -> int:
 def _batch_figures(
     evaluate: BatchEvaluator, hands: Sequence[Matrix], table: Matrix, options: Options
 ) -> tuple[Figure, Figure, Figure]:
-    """(strength, low_strength, value), each (R, S), from a game's batch evaluator."""
+    """(strength, low_strength, value), each (S, R), from a game's batch evaluator."""
     count = _run_outs(hands, table)
     results = [evaluate(_rows(hand, count), table, options) for hand in hands]
     return (
-        np.stack([r.strength for r in results], axis=1).astype(np.int64),
-        np.stack([r.low_strength for r in results], axis=1).astype(np.int64),
-        np.stack([r.value for r in results], axis=1),
+        np.stack([r.strength for r in results]).view(np.int64),
+        np.stack([r.low_strength for r in results]).view(np.int64),
+        np.stack([r.value for r in results]),
     )
 
 
@@ -81,8 +81,8 @@ def _discard_figures(
     evaluate: BatchEvaluator, hands: Sequence[Matrix], table: Matrix, options: Options
 ) -> Figures:
     strength, low_strength, value = _batch_figures(evaluate, hands, table, options)
-    count = len(strength)
-    outs = np.stack([out_after(_rows(hand, count), table) for hand in hands], axis=1)
+    count = strength.shape[1]
+    outs = out_after([_rows(hand, count) for hand in hands], table)
     return Figures(strength, low_strength, value, outs)
 
 
@@ -100,9 +100,9 @@ def high_low_showdown(figures: Figures, declarations: Declarations) -> Split:
             share_out(best(figures.low_strength), 0.5),
             np.zeros(figures.strength.shape),
         ],
-        axis=2,
+        axis=1,
     )
-    return instant_win_first(Split(halves, no_redeal(len(halves))), figures.out_after, 2)
+    return instant_win_first(Split(halves, no_redeal(halves.shape[2])), figures.out_after, 2)
 
 
 def numbers_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
@@ -128,8 +128,8 @@ def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
     """Flop-A: halves by declaration; every BOTH declarer who fails to win (a tie counts)
     both halves is removed at once and the halves decided again; with nobody eligible for
     one half the other takes the whole pot, for neither a redeal. An instant win first."""
-    goes_high = np.array([d in (Declaration.HIGH, Declaration.BOTH) for d in declarations])
-    goes_low = np.array([d in (Declaration.LOW, Declaration.BOTH) for d in declarations])
+    goes_high = np.array([[d in (Declaration.HIGH, Declaration.BOTH)] for d in declarations])
+    goes_low = np.array([[d in (Declaration.LOW, Declaration.BOTH)] for d in declarations])
     both = goes_high & goes_low
     still_in = np.ones(figures.strength.shape, dtype=np.bool_)
     while True:
@@ -139,8 +139,8 @@ def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
         if not failing.any():
             break
         still_in &= ~failing
-    has_high = high.any(axis=1, keepdims=True)
-    has_low = low.any(axis=1, keepdims=True)
+    has_high = high.any(axis=0)
+    has_low = low.any(axis=0)
     split_pot = has_high & has_low
     fractions = np.stack(
         [
@@ -148,9 +148,9 @@ def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
             share_out(low, 0.5) * split_pot,
             share_out(high | low, 1.0) * (has_high ^ has_low),
         ],
-        axis=2,
+        axis=1,
     )
-    redeal = ~(has_high | has_low)[:, 0]
+    redeal = ~(has_high | has_low)
     return instant_win_first(Split(fractions, redeal), figures.out_after, 2)
 
 
@@ -167,8 +167,8 @@ def three_thirty_three_figures(hands: Sequence[Matrix], table: Matrix, options: 
 def three_thirty_three_showdown(figures: Figures, declarations: Declarations) -> Split:
     """Three Hundred Thirty Three: the best blackjack strength (bust hands last) takes the
     whole pot, ties split; an instant win first."""
-    whole = share_out(best(figures.strength), 1.0)[:, :, None]
-    return instant_win_first(Split(whole, no_redeal(len(whole))), figures.out_after, 0)
+    whole = share_out(best(figures.strength), 1.0)[:, None]
+    return instant_win_first(Split(whole, no_redeal(whole.shape[2])), figures.out_after, 0)
 
 
 THREE_THIRTY_THREE = OddsGame(
@@ -191,9 +191,9 @@ def high_card_showdown(figures: Figures, declarations: Declarations) -> Split:
     at 5 checks and is a redeal below."""
     survived = figures.strength
     top = best(survived)
-    wins = (top.sum(axis=1) == 1) | (survived.max(axis=1) == high_card.CHECKS)
-    whole = share_out(top, 1.0) * wins[:, None]
-    return Split(whole[:, :, None], ~wins)
+    wins = (top.sum(axis=0) == 1) | (survived.max(axis=0) == high_card.CHECKS)
+    whole = share_out(top, 1.0) * wins
+    return Split(whole[:, None], ~wins)
 
 
 HIGH_CARD = OddsGame(5, 5, 5, True, ("whole",), high_card_figures, high_card_showdown)
@@ -211,9 +211,9 @@ def dots_showdown(figures: Figures, declarations: Declarations) -> Split:
     """Grocery Store Dots: the best poker hand takes the ``high`` half, the most dots the
     ``dots`` half; ties split a half, one seat may win both."""
     halves = np.stack(
-        [share_out(best(figures.strength), 0.5), share_out(best(figures.value), 0.5)], axis=2
+        [share_out(best(figures.strength), 0.5), share_out(best(figures.value), 0.5)], axis=1
     )
-    return Split(halves, no_redeal(len(halves)))
+    return Split(halves, no_redeal(halves.shape[2]))
 
 
 GROCERY_STORE_DOTS = OddsGame(7, 7, 0, True, ("high", "dots"), dots_figures, dots_showdown)
@@ -233,15 +233,15 @@ def poker_high_figures(hands: Sequence[Matrix], table: Matrix, options: Options)
         key_sums = np.broadcast_to(board + (hole - np.uint64(SUM_START)), (count,)).copy()
         classes = poker.batch_rank_classes(_rows(hand, count), _rows(table, count), key_sums)
         strengths.append(np.subtract(poker.STRENGTH_BASE, classes, dtype=np.int64))
-    strength = np.stack(strengths, axis=1)
+    strength = np.stack(strengths)
     zeros = np.zeros_like(strength)
     return Figures(strength, zeros, zeros, zeros)
 
 
 def poker_high_showdown(figures: Figures, declarations: Declarations) -> Split:
     """Poker high: the best hand takes the whole pot, ties split."""
-    whole = share_out(best(figures.strength), 1.0)[:, :, None]
-    return Split(whole, no_redeal(len(whole)))
+    whole = share_out(best(figures.strength), 1.0)[:, None]
+    return Split(whole, no_redeal(whole.shape[2]))
 
 
 POKER_HIGH = OddsGame(1, 2, 5, True, ("whole",), poker_high_figures, poker_high_showdown)

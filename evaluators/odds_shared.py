@@ -1,8 +1,10 @@
 """The vectorised showdown's shared steps: what several games' pot rules are made of.
 
-Odds resolves many run-outs at once. Every figure is an array of R run-outs x S seats, and
-a pot rule answers, per run-out, each seat's fraction of the whole pot from each of the
-game's pots (R x S x P) plus whether the run-out is a redeal. These are the array forms of
+Odds resolves many run-outs at once. Every figure is an array of S seats x R run-outs
+(seat-major: a step across seats is an element-wise operation on contiguous rows, far
+cheaper than a reduction along a short axis), and a pot rule answers each seat's fraction
+of the whole pot from each of the game's pots per run-out (S x P x R) plus whether the
+run-out is a redeal. These are the array forms of
 ``showdown.py``'s shared steps (best-of with ties, splitting a share, the discard games'
 instant win) and of the discard rule's ``out_after``; per-game rules live beside their
 deal specs in ``odds_games``.
@@ -10,6 +12,7 @@ deal specs in ``odds_games``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,7 +33,7 @@ _RANK_BIT.flags.writeable = False
 
 @dataclass(frozen=True)
 class Figures:
-    """What the pot rules read, each (R, S): higher ``strength``, ``low_strength`` and
+    """What the pot rules read, each (S, R): higher ``strength``, ``low_strength`` and
     ``value`` are better (as in ``Evaluation``); ``out_after`` is the discard rule's (0 if
     the hand never ran out, always 0 outside the discard games)."""
 
@@ -42,8 +45,8 @@ class Figures:
 
 @dataclass(frozen=True)
 class Split:
-    """Per run-out and seat, the fraction of the whole pot from each pot (R, S, P, in the
-    order of the game's ``pots``), and per run-out whether it is a redeal (all zeros)."""
+    """Per seat, pot (in the order of the game's ``pots``) and run-out, the fraction of
+    the whole pot (S, P, R); per run-out whether it is a redeal (all zeros)."""
 
     fractions: Fractions
     redeal: Mask
@@ -57,34 +60,46 @@ def rank_mask(cards: Matrix) -> npt.NDArray[np.uint16]:
     return mask
 
 
-def out_after(hands: Matrix, tables: Matrix) -> Figure:
-    """The discard rule's ``out_after`` per row: how many table cards (turned in column
-    order) it took until every rank of the hand had shown, 0 if that never happened.
+def out_after(hands: Sequence[Matrix], tables: Matrix) -> Figure:
+    """The discard rule's ``out_after`` per seat and row (S, R): how many table cards
+    (turned in column order) it took until every rank of the hand had shown, 0 if that
+    never happened.
 
-    ``hands`` (R, h) and ``tables`` (R or 1, t), 255-padded at the end of a row.
+    ``hands`` one (R, h) per seat and ``tables`` (R or 1, t), 255-padded at the end of a row.
     """
-    waiting = rank_mask(hands)
-    turned = np.zeros(max(hands.shape[0], tables.shape[0]), dtype=np.int64)
+    count = max(tables.shape[0], *(hand.shape[0] for hand in hands))
+    shown = np.zeros(tables.shape[0], dtype=np.uint16)
+    unshown_after = []
     for column in range(tables.shape[1]):
-        waiting = waiting & ~_RANK_BIT[tables[:, column]]
-        turned += waiting != 0
-    result: Figure = np.where(waiting == 0, turned + 1, 0)
-    return result
+        shown = shown | _RANK_BIT[tables[:, column]]
+        unshown_after.append(~shown)
+    outs = np.empty((len(hands), count), dtype=np.int64)
+    for seat, hand in enumerate(hands):
+        waiting = rank_mask(hand)
+        turned = np.ones(count, dtype=np.int8)
+        for unshown in unshown_after:
+            turned += (waiting & unshown) != 0
+        outs[seat] = turned
+        if unshown_after:
+            outs[seat] *= (waiting & unshown_after[-1]) == 0
+        else:
+            outs[seat] *= waiting == 0
+    return outs
 
 
 def best(key: Figure, eligible: Mask | None = None) -> Mask:
     """Seats whose ``key`` is the largest of the run-out (ties: several), among
     ``eligible`` seats when given (none eligible: none chosen). Keys are non-negative."""
     if eligible is None:
-        result: Mask = key == key.max(axis=1, keepdims=True)
+        result: Mask = key == key.max(axis=0)
         return result
     masked = np.where(eligible, key, -1)
-    return eligible & (masked == masked.max(axis=1, keepdims=True))
+    return eligible & (masked == masked.max(axis=0))
 
 
 def share_out(winners: Mask, share: float) -> Fractions:
     """``share`` of the whole pot split equally among each run-out's ``winners``."""
-    count = winners.sum(axis=1, keepdims=True)
+    count = winners.sum(axis=0, dtype=np.int8)
     result: Fractions = winners * (share / np.maximum(count, 1))
     return result
 
@@ -92,7 +107,7 @@ def share_out(winners: Mask, share: float) -> Fractions:
 def first_out(out: Figure) -> Mask:
     """The instant winners: seats with the run-out's smallest non-zero ``out_after``."""
     ran_out = out > 0
-    earliest = np.where(ran_out, out, np.iinfo(np.int64).max).min(axis=1, keepdims=True)
+    earliest = np.where(ran_out, out, np.iinfo(np.int64).max).min(axis=0)
     result: Mask = ran_out & (out == earliest)
     return result
 
@@ -101,9 +116,9 @@ def instant_win_first(split: Split, out: Figure, whole: int) -> Split:
     """A discard game's pot rule with its instant win put first: where any seat ran out,
     the first to do so take the whole pot (pot index ``whole``) and nothing else counts."""
     instant = first_out(out)
-    any_instant = instant.any(axis=1)
-    fractions = np.where(any_instant[:, None, None], 0.0, split.fractions)
-    fractions[:, :, whole] += share_out(instant, 1.0)
+    any_instant = instant.any(axis=0)
+    fractions = np.where(any_instant, 0.0, split.fractions)
+    fractions[:, whole] += share_out(instant, 1.0)
     return Split(fractions, split.redeal & ~any_instant)
 
 
