@@ -179,7 +179,7 @@ def _deal_table_card(partial: _Partial, with_left: bool) -> _Partial:
         else np.zeros((len(rows), 0), dtype=np.uint8)
     )
     weights = partial.weights[parent] / candidates[parent]
-    ranks = partial.ranks[parent] | np.left_shift(1, card >> 2).astype(np.uint16)
+    ranks = partial.ranks[parent] | np.left_shift(np.uint16(1), card >> 2)
     return _Partial(rows, new_left, weights, ranks)
 
 

@@ -61,7 +61,7 @@ def _rows(cards: Matrix, count: int) -> Matrix:
 
 
 def _run_outs(hands: Sequence[Matrix], table: Matrix) -> int:
-    return max([table.shape[0], *(hand.shape[0] for hand in hands)])
+    return max([int(table.shape[0]), *(int(hand.shape[0]) for hand in hands)])
 
 
 def _batch_figures(
@@ -139,8 +139,8 @@ def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
         if not failing.any():
             break
         still_in &= ~failing
-    has_high = high.any(axis=0)
-    has_low = low.any(axis=0)
+    has_high = np.count_nonzero(high, axis=0) > 0
+    has_low = np.count_nonzero(low, axis=0) > 0
     split_pot = has_high & has_low
     fractions = np.stack(
         [

@@ -94,7 +94,8 @@ def best(key: Figure, eligible: Mask | None = None) -> Mask:
         result: Mask = key == key.max(axis=0)
         return result
     masked = np.where(eligible, key, -1)
-    return eligible & (masked == masked.max(axis=0))
+    chosen: Mask = eligible & (masked == masked.max(axis=0))
+    return chosen
 
 
 def share_out(winners: Mask, share: float) -> Fractions:
