@@ -126,7 +126,10 @@ def odds(
     completions = count_completions(plan)
     exact = samples == 0 and completions <= limits.max_exact_runouts
     if exact:
-        chunks: Iterator[tuple[Matrix, Weights | None]] = enumerate_completions(plan, CHUNK)
+        chunks: Iterator[tuple[Matrix, Weights | None]] = (
+            (rows, None if game.table_pairs else weights)
+            for rows, weights in enumerate_completions(plan, CHUNK)
+        )
         runouts = completions
     else:
         runouts = samples or limits.default_samples
@@ -189,10 +192,12 @@ def _resolve(
 
 
 class _Tally:
-    """Running (weighted) sums over the run-outs resolved so far."""
+    """Running sums over the run-outs resolved so far, weighted by their probabilities
+    where those differ (the discard games' exact tables), else counted."""
 
     def __init__(self, seats: int, pots: int) -> None:
         self.seen = 0
+        self.total = 0.0
         self.share = np.zeros((seats, pots))
         self.win = np.zeros((seats, pots))
         self.instant = np.zeros(seats)
@@ -208,19 +213,22 @@ class _Tally:
     ) -> None:
         self.seen += fractions.shape[2]
         if weights is None:
+            self.total += fractions.shape[2]
             self.share += fractions.sum(axis=2)
             self.win += np.count_nonzero(fractions, axis=2)
             self.instant += np.count_nonzero(instant, axis=1)
             self.redeal += float(np.count_nonzero(redeal))
             self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
             return
-        self.share += fractions @ weights
-        self.win += (fractions > 0) @ weights
+        self.total += float(weights.sum())
+        flat = fractions.reshape(-1, fractions.shape[2])
+        self.share += (flat @ weights).reshape(self.share.shape)
+        self.win += ((flat > 0) @ weights).reshape(self.win.shape)
         self.instant += instant @ weights
         self.redeal += float(redeal @ weights)
 
     def odds(self, request: OddsRequest, game: OddsGame, exact: bool, runouts: int) -> Odds:
-        scale = 1.0 if exact else 1.0 / runouts
+        scale = 1.0 / self.total
         share = self.share * scale
         win = self.win * scale
         seat_share = share.sum(axis=1)

@@ -23,6 +23,7 @@ from evaluators.odds_shared import (
     Figures,
     Matrix,
     Split,
+    across,
     best,
     instant_win_first,
     no_redeal,
@@ -139,8 +140,8 @@ def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
         if not failing.any():
             break
         still_in &= ~failing
-    has_high = np.count_nonzero(high, axis=0) > 0
-    has_low = np.count_nonzero(low, axis=0) > 0
+    has_high = across(np.logical_or, high)
+    has_low = across(np.logical_or, low)
     split_pot = has_high & has_low
     fractions = np.stack(
         [
@@ -191,7 +192,9 @@ def high_card_showdown(figures: Figures, declarations: Declarations) -> Split:
     at 5 checks and is a redeal below."""
     survived = figures.strength
     top = best(survived)
-    wins = (top.sum(axis=0) == 1) | (survived.max(axis=0) == high_card.CHECKS)
+    wins = (across(np.add, top.view(np.int8)) == 1) | (
+        across(np.maximum, survived) == high_card.CHECKS
+    )
     whole = share_out(top, 1.0) * wins
     return Split(whole[:, None], ~wins)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,7 @@ Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
 Mask = npt.NDArray[np.bool_]
 Fractions = npt.NDArray[np.float64]
+ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
 _RANK_BIT = np.zeros(256, dtype=np.uint16)
 _RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
@@ -87,20 +89,29 @@ def out_after(hands: Sequence[Matrix], tables: Matrix) -> Figure:
     return outs
 
 
+def across(operation: np.ufunc, seats: ArrayT) -> ArrayT:
+    """``operation`` folded over the seats (axis 0): with a handful of seats, a few
+    element-wise passes over contiguous rows beat numpy's reduction along a short axis."""
+    result: ArrayT = seats[0]
+    for row in seats[1:]:
+        result = operation(result, row)
+    return result
+
+
 def best(key: Figure, eligible: Mask | None = None) -> Mask:
     """Seats whose ``key`` is the largest of the run-out (ties: several), among
     ``eligible`` seats when given (none eligible: none chosen). Keys are non-negative."""
     if eligible is None:
-        result: Mask = key == key.max(axis=0)
+        result: Mask = key == across(np.maximum, key)
         return result
     masked = np.where(eligible, key, -1)
-    chosen: Mask = eligible & (masked == masked.max(axis=0))
+    chosen: Mask = eligible & (masked == across(np.maximum, masked))
     return chosen
 
 
 def share_out(winners: Mask, share: float) -> Fractions:
     """``share`` of the whole pot split equally among each run-out's ``winners``."""
-    count = winners.sum(axis=0, dtype=np.int8)
+    count = across(np.add, winners.view(np.int8))
     result: Fractions = winners * (share / np.maximum(count, 1))
     return result
 
@@ -108,7 +119,7 @@ def share_out(winners: Mask, share: float) -> Fractions:
 def first_out(out: Figure) -> Mask:
     """The instant winners: seats with the run-out's smallest non-zero ``out_after``."""
     ran_out = out > 0
-    earliest = np.where(ran_out, out, np.iinfo(np.int64).max).min(axis=0)
+    earliest = across(np.minimum, np.where(ran_out, out, np.iinfo(np.int64).max))
     result: Mask = ran_out & (out == earliest)
     return result
 
@@ -117,7 +128,7 @@ def instant_win_first(split: Split, out: Figure, whole: int) -> Split:
     """A discard game's pot rule with its instant win put first: where any seat ran out,
     the first to do so take the whole pot (pot index ``whole``) and nothing else counts."""
     instant = first_out(out)
-    any_instant = instant.any(axis=0)
+    any_instant = across(np.logical_or, instant)
     fractions = np.where(any_instant, 0.0, split.fractions)
     fractions[:, whole] += share_out(instant, 1.0)
     return Split(fractions, split.redeal & ~any_instant)
