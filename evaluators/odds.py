@@ -188,7 +188,9 @@ def _resolve(
         table = table_so_far
     figures = game.figures(hands, table, request.options)
     split = game.showdown(figures, [seat.declaration for seat in request.seats])
-    tally.add(split.fractions, split.redeal, first_out(figures.out_after), weights)
+    # Only the discard games (the tables that never pair) have hands that run out.
+    instant = None if game.table_pairs else first_out(figures.out_after)
+    tally.add(split.fractions, split.redeal, instant, weights)
 
 
 class _Tally:
@@ -208,7 +210,7 @@ class _Tally:
         self,
         fractions: npt.NDArray[np.float64],
         redeal: npt.NDArray[np.bool_],
-        instant: npt.NDArray[np.bool_],
+        instant: npt.NDArray[np.bool_] | None,
         weights: Weights | None,
     ) -> None:
         self.seen += fractions.shape[2]
@@ -216,7 +218,8 @@ class _Tally:
             self.total += fractions.shape[2]
             self.share += fractions.sum(axis=2)
             self.win += np.count_nonzero(fractions, axis=2)
-            self.instant += np.count_nonzero(instant, axis=1)
+            if instant is not None:
+                self.instant += np.count_nonzero(instant, axis=1)
             self.redeal += float(np.count_nonzero(redeal))
             self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
             return
@@ -224,7 +227,8 @@ class _Tally:
         flat = fractions.reshape(-1, fractions.shape[2])
         self.share += (flat @ weights).reshape(self.share.shape)
         self.win += ((flat > 0) @ weights).reshape(self.win.shape)
-        self.instant += instant @ weights
+        if instant is not None:
+            self.instant += instant @ weights
         self.redeal += float(redeal @ weights)
 
     def odds(self, request: OddsRequest, game: OddsGame, exact: bool, runouts: int) -> Odds:

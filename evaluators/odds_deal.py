@@ -233,20 +233,37 @@ _RANK_BIT = np.zeros(256, dtype=np.uint16)
 _RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
 
 
+COMBINATION_TABLE_LIMIT = 1 << 22
+"""Largest ``combinations`` table (sets x cards bytes, cached) that sampling draws a
+whole table from at once: 5 of 52 is 2,598,960 sets, 13 MB."""
+
+
 def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
     """``count`` completions drawn with their probabilities, as rows of card ids.
 
     A Fisher-Yates shuffle of each row's own copy of the unseen cards, stopped after the
     cards to come: position k takes a uniform card of positions k.. . A discard game's
     table card redraws, for the rows that hit it, a card whose rank is on the table
-    already, which makes it uniform over the cards of the other ranks.
+    already, which makes it uniform over the cards of the other ranks. A table that may
+    pair is one uniform set of the cards left: one random row of the ``combinations``
+    table of their positions, where that table is small enough to keep.
     """
     unseen = np.array(plan.unseen, dtype=np.uint8)
+    left = len(unseen) - plan.hand_cards
+    whole_table = (
+        plan.table_pairs
+        and plan.table_cards > 0
+        and math.comb(left, plan.table_cards) <= COMBINATION_TABLE_LIMIT
+    )
+    if whole_table and not plan.hand_cards:
+        only_table: Matrix = unseen[_random_sets(rng, left, plan.table_cards, count)]
+        return only_table
     deck = np.tile(unseen, (count, 1))
     cards = deck.reshape(-1)
     row_start = np.arange(count, dtype=np.int64) * len(unseen)
+    dealt = plan.hand_cards if whole_table else plan.width
     ranks = np.full(count, plan.table_ranks, dtype=np.uint16)
-    for position in range(plan.width):
+    for position in range(dealt):
         at = row_start + rng.integers(position, len(unseen), size=count)
         picked = cards[at]
         if position >= plan.hand_cards and not plan.table_pairs:
@@ -259,4 +276,15 @@ def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matr
             ranks |= _RANK_BIT[picked]
         cards[at] = deck[:, position]
         deck[:, position] = picked
-    return np.ascontiguousarray(deck[:, : plan.width])
+    if not whole_table:
+        return np.ascontiguousarray(deck[:, : plan.width])
+    chosen = _random_sets(rng, left, plan.table_cards, count)
+    at = (row_start + plan.hand_cards)[:, None] + chosen
+    return np.concatenate([deck[:, : plan.hand_cards], cards[at]], axis=1)
+
+
+def _random_sets(rng: np.random.Generator, n: int, k: int, count: int) -> Matrix:
+    """``count`` uniform k-subsets of ``range(n)``, as rows of ``combinations(n, k)``."""
+    sets = combinations(n, k)
+    chosen: Matrix = sets[rng.integers(0, len(sets), size=count)]
+    return chosen
