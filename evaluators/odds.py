@@ -136,7 +136,7 @@ def odds(
         if runouts > limits.max_samples:
             raise TooManySamples(runouts, limits.max_samples)
         chunks = _samples(plan, seed, runouts)
-    tally = _Tally(len(request.seats), len(game.pots))
+    tally = _Tally(len(request.seats), len(game.pots), sampled=not exact)
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
@@ -197,7 +197,8 @@ class _Tally:
     """Running sums over the run-outs resolved so far, weighted by their probabilities
     where those differ (the discard games' exact tables), else counted."""
 
-    def __init__(self, seats: int, pots: int) -> None:
+    def __init__(self, seats: int, pots: int, sampled: bool) -> None:
+        self.sampled = sampled
         self.seen = 0
         self.total = 0.0
         self.share = np.zeros((seats, pots))
@@ -221,7 +222,8 @@ class _Tally:
             if instant is not None:
                 self.instant += np.count_nonzero(instant, axis=1)
             self.redeal += float(np.count_nonzero(redeal))
-            self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
+            if self.sampled:
+                self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
             return
         self.total += float(weights.sum())
         flat = fractions.reshape(-1, fractions.shape[2])
