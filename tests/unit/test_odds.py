@@ -268,6 +268,26 @@ EXACT_CASES: list[tuple[Game, list[SeatSpec], str, str]] = [
         "2c 7d 9h Js",
         "3s",
     ),
+    (Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd", 1, None)], "2c 7d 9h Js Ac", ""),
+    (Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd Qc", 0, None)], "2c 7d 9h Js Ac", ""),
+    (
+        Game.HIGH_CARD,
+        [("a", "7d 8h 9s Tc", 1, None), ("b", "6c 9d Th Qh Kh", 0, None)],
+        "2c 5d 7h 8s 9c",
+        "",
+    ),
+    (
+        Game.GROCERY_STORE_DOTS,
+        [("a", "Ad 3h 4s 5c 7d 9s 9h", 0, None), ("b", "2c 2d 8c 8d Tc Td Jd", 0, None)],
+        "",
+        "",
+    ),
+    (
+        Game.THREE_THIRTY_THREE,
+        [("a", "Ad 6h 9s", 0, None), ("b", "Tc 4d 2d", 0, None)],
+        "2c 5d 7h",
+        "",
+    ),
 ]
 
 
