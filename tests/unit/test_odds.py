@@ -29,6 +29,7 @@ from evaluators.odds import (
 from evaluators.odds_deal import Plan, count_completions, enumerate_completions
 from evaluators.odds_games import ODDS_GAMES
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
+from evaluators.registry import GAMES
 
 HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
 
@@ -471,3 +472,8 @@ def test_too_few_unseen_cards_is_refused_on_the_table() -> None:
     few_ranks = " ".join(f"{rank}{suit}" for rank in "23456789" for suit in "cdhs")
     with pytest.raises(InvalidRequest, match="ranks not on it"):
         read_odds(Game.NUMBERS, [("a", ["Ks"], 4, None), ("b", [], 5, None)], (), few_ranks.split())
+
+
+def test_every_odds_game_reports_the_pots_its_showdown_awards() -> None:
+    for game, deal in ODDS_GAMES.items():
+        assert deal.pots == GAMES[game].pots, game
