@@ -20,7 +20,7 @@ from evaluators.cards import (
     check_one_deck,
     parse_cards,
 )
-from evaluators.inputs import Cards, Declaration, Game, Options
+from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.odds_games import ODDS_GAMES, OddsGame
 from evaluators.registry import GAMES
 from evaluators.validation import check_cards_allowed, check_table
@@ -103,15 +103,11 @@ def odds_violations(
     for name, value in dataclasses.asdict(options).items():
         if value and name not in rules.options:
             violations.append(Violation(f"options.{name}", f"{rules.name} does not read {name}"))
+    sizes = f"{deal.hand_min}" + (f"-{deal.hand_max}" if deal.hand_max > deal.hand_min else "")
     for index, seat in enumerate(seats):
         check_cards_allowed(rules, seat.hand, f"seats[{index}].hand", violations)
         dealt = len(seat.hand) + seat.unknown
-        if not deal.hand_min <= dealt <= deal.hand_max:
-            sizes = (
-                f"{deal.hand_min}"
-                if deal.hand_min == deal.hand_max
-                else (f"{deal.hand_min}-{deal.hand_max}")
-            )
+        if seat.unknown < 0 or not deal.hand_min <= dealt <= deal.hand_max:
             violations.append(
                 Violation(
                     f"seats[{index}].unknown",
@@ -119,14 +115,9 @@ def odds_violations(
                     f"{rules.name} deals {sizes}",
                 )
             )
-        if game is Game.FLOP_A and seat.declaration is None:
-            violations.append(
-                Violation(
-                    f"seats[{index}].declaration",
-                    f"player {seat.player!r} has no declaration: in Flop-A every player "
-                    "declares high, low or both",
-                )
-            )
+    if rules.check_showdown is not None:
+        showdown_seats = tuple(Seat(s.player, s.hand, s.declaration) for s in seats)
+        violations += rules.check_showdown(ShowdownRequest(game, showdown_seats))
     check_table(
         dataclasses.replace(rules, table_min=0, table_max=deal.table_size), table, violations
     )

@@ -448,6 +448,8 @@ def test_refusals_name_their_fields() -> None:
         "seats[0].unknown",
         "seats[1].unknown",
     ]
+    six_less_one = [("a", "As 2s 3s 4s 5s 6s", -1, None), ("b", "", 5, None)]
+    assert _fields(Game.NUMBERS, six_less_one) == ["seats[0].unknown"]
     assert _fields(Game.NUMBERS, two, dead="As") == ["dead[0]"]
     assert _fields(Game.NUMBERS, two, table="2c As") == ["table[1]"]
     assert _fields(Game.NUMBERS, two, table="2c 2d") == ["table[1]"]
