@@ -285,6 +285,18 @@ def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matr
 
 def _random_sets(rng: np.random.Generator, n: int, k: int, count: int) -> Matrix:
     """``count`` uniform k-subsets of ``range(n)``, as rows of ``combinations(n, k)``."""
-    sets = combinations(n, k)
-    chosen: Matrix = sets[rng.integers(0, len(sets), size=count)]
+    packed = _packed_combinations(n, k)
+    picked = np.take(packed, rng.integers(0, len(packed), size=count))
+    chosen: Matrix = picked.view(np.uint8).reshape(count, 8)[:, :k]
     return chosen
+
+
+@functools.lru_cache(maxsize=4)
+def _packed_combinations(n: int, k: int) -> npt.NDArray[np.uint64]:
+    """``combinations(n, k)`` (k <= 8) with each row in the bytes of one uint64, so that
+    drawing rows is a plain gather (read-only)."""
+    rows = np.zeros((math.comb(n, k), 8), dtype=np.uint8)
+    rows[:, :k] = combinations(n, k)
+    packed: npt.NDArray[np.uint64] = rows.view(np.uint64).ravel()
+    packed.flags.writeable = False
+    return packed
