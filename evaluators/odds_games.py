@@ -184,7 +184,7 @@ def high_card_figures(hands: Sequence[Matrix], table: Matrix, options: Options) 
     strength, low_strength, value = _batch_figures(
         high_card.evaluate_high_card_batch, hands, table, options
     )
-    return Figures(strength, low_strength, value, np.zeros_like(strength))
+    return Figures(strength, low_strength, value, np.zeros(strength.shape, dtype=np.int64))
 
 
 def high_card_showdown(figures: Figures, declarations: Declarations) -> Split:
@@ -207,7 +207,7 @@ HIGH_CARD = OddsGame(5, 5, 5, True, ("whole",), high_card_figures, high_card_sho
 
 def dots_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
     strength, low_strength, value = _batch_figures(dots.evaluate_dots_batch, hands, table, options)
-    return Figures(strength, low_strength, value, np.zeros_like(strength))
+    return Figures(strength, low_strength, value, np.zeros(strength.shape, dtype=np.int64))
 
 
 def dots_showdown(figures: Figures, declarations: Declarations) -> Split:
@@ -237,7 +237,7 @@ def poker_high_figures(hands: Sequence[Matrix], table: Matrix, options: Options)
         classes = poker.batch_rank_classes(_rows(hand, count), _rows(table, count), key_sums)
         strengths.append(np.subtract(poker.STRENGTH_BASE, classes, dtype=np.int64))
     strength = np.stack(strengths)
-    zeros = np.zeros_like(strength)
+    zeros = np.zeros(strength.shape, dtype=np.int64)
     return Figures(strength, zeros, zeros, zeros)
 
 
