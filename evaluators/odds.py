@@ -140,7 +140,7 @@ def odds(
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
-        _resolve(request, game, plan, rows, weights, tally)
+        _resolve(request, game, rows, weights, tally)
     return tally.odds(request, game, exact, runouts)
 
 
@@ -160,7 +160,6 @@ def _samples(plan: Plan, seed: int, count: int) -> Iterator[tuple[Matrix, None]]
 def _resolve(
     request: OddsRequest,
     game: OddsGame,
-    plan: Plan,
     rows: Matrix,
     weights: Weights | None,
     tally: _Tally,
@@ -169,28 +168,24 @@ def _resolve(
     hands = []
     column = 0
     for seat in request.seats:
-        known = np.array([seat.hand], dtype=np.uint8).reshape(1, len(seat.hand))
-        if seat.unknown:
-            dealt = rows[:, column : column + seat.unknown]
-            hands.append(
-                np.concatenate([np.broadcast_to(known, (len(rows), known.shape[1])), dealt], axis=1)
-            )
-        else:
-            hands.append(known)
+        hands.append(_joined(seat.hand, rows[:, column : column + seat.unknown]))
         column += seat.unknown
-    table_so_far = np.array([request.table], dtype=np.uint8).reshape(1, len(request.table))
-    if plan.table_cards:
-        table = np.concatenate(
-            [np.broadcast_to(table_so_far, (len(rows), table_so_far.shape[1])), rows[:, column:]],
-            axis=1,
-        )
-    else:
-        table = table_so_far
+    table = _joined(request.table, rows[:, column:])
     figures = game.figures(hands, table, request.options)
     split = game.showdown(figures, [seat.declaration for seat in request.seats])
     # Only the discard games (the tables that never pair) have hands that run out.
     instant = None if game.table_pairs else first_out(figures.out_after)
     tally.add(split.fractions, split.redeal, instant, weights)
+
+
+def _joined(known: tuple[int, ...], dealt: Matrix) -> Matrix:
+    """Known cards then the dealt ones, per run-out; (1, known) when nothing is dealt."""
+    if not dealt.shape[1]:
+        return np.array([known], dtype=np.uint8).reshape(1, len(known))
+    if not known:
+        return dealt
+    shared = np.broadcast_to(np.array(known, dtype=np.uint8), (len(dealt), len(known)))
+    return np.concatenate([shared, dealt], axis=1)
 
 
 class _Tally:

@@ -153,7 +153,11 @@ def _deal_set(partial: _Partial, chosen: Matrix, with_left: bool) -> _Partial:
     n = partial.left.shape[1]
     ways = math.comb(n, chosen.shape[1])
     picked = partial.left[:, chosen].reshape(-1, chosen.shape[1])
-    rows = np.concatenate([np.repeat(partial.rows, len(chosen), axis=0), picked], axis=1)
+    rows = (
+        np.concatenate([np.repeat(partial.rows, len(chosen), axis=0), picked], axis=1)
+        if partial.rows.shape[1]
+        else picked
+    )
     left = (
         partial.left[:, _complements(n, chosen)].reshape(len(rows), -1)
         if with_left
