@@ -1,0 +1,252 @@
+"""Each seat's chances in a showdown whose cards are still to come (RULES.md "Odds").
+
+``odds(request, ...)`` checks the request, plans what is still to come (``odds_deal``),
+enumerates every completion with its probability when there are at most
+``max_exact_runouts`` of them and ``samples`` is 0, else samples ``samples`` (or the
+default count) with the seed, and resolves them in chunks: every seat's completed hand by
+its game's batch evaluator, every run-out at once by the game's vectorised pot rule
+(``odds_games``). ``keep_going`` is asked between chunks, so a caller's deadline stops the
+work (``OddsStopped``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import InvalidRequest
+from evaluators.odds_deal import (
+    Matrix,
+    Plan,
+    Weights,
+    count_completions,
+    enumerate_completions,
+    sample_completions,
+)
+from evaluators.odds_games import ODDS_GAMES, OddsGame
+from evaluators.odds_request import OddsRequest, odds_violations, unseen_cards
+from evaluators.odds_shared import first_out
+
+CHUNK = 131_072
+"""Run-outs resolved at once: large enough that numpy's per-call cost vanishes, small
+enough that a chunk's arrays (about 100 bytes a run-out and seat) stay in tens of MB."""
+
+
+@dataclass(frozen=True)
+class OddsLimits:
+    """The server's limits (RULES.md: by default at least 2,000,000 exact run-outs, at most
+    10,000,000 samples)."""
+
+    max_exact_runouts: int = 2_000_000
+    default_samples: int = 200_000
+    max_samples: int = 10_000_000
+
+
+class OddsStopped(Exception):
+    """``keep_going`` said stop (the caller gave up or its deadline passed)."""
+
+
+class TooManySamples(Exception):
+    """More samples asked than the server allows (the service answers RESOURCE_EXHAUSTED)."""
+
+    def __init__(self, samples: int, limit: int) -> None:
+        self.samples = samples
+        self.limit = limit
+        super().__init__(f"{samples} samples asked; this server samples at most {limit}")
+
+
+@dataclass(frozen=True)
+class PotOdds:
+    """``win``: the chance of taking all or part of ``pot``; ``share``: the expected
+    fraction of the whole pot from it."""
+
+    pot: str
+    win: float
+    share: float
+
+
+@dataclass(frozen=True)
+class SeatOdds:
+    """``share``: the expected fraction of the whole pot (a redeal counts 0); ``pots`` one
+    per pot name of the game, in its order; ``instant_win``: the chance of being among the
+    first to run out of cards."""
+
+    player: str
+    share: float
+    pots: tuple[PotOdds, ...]
+    instant_win: float
+
+
+@dataclass(frozen=True)
+class Odds:
+    """Seats in request order; the seats' shares plus ``redeal`` sum to 1. ``runouts``
+    counts the distinct completions when ``exact``, else the run-outs sampled;
+    ``standard_error`` is the largest of any seat's share (0 when exact)."""
+
+    seats: tuple[SeatOdds, ...]
+    redeal: float
+    exact: bool
+    runouts: int
+    standard_error: float
+
+
+def _always() -> bool:
+    return True
+
+
+def odds(
+    request: OddsRequest,
+    samples: int = 0,
+    seed: int = 0,
+    limits: OddsLimits | None = None,
+    keep_going: Callable[[], bool] = _always,
+) -> Odds:
+    """Each seat's chances over every way the deal can still go.
+
+    Raises ``InvalidRequest`` for a request ``odds_violations`` refuses, ``TooManySamples``
+    over ``limits.max_samples`` and ``OddsStopped`` when ``keep_going()`` turns false.
+    """
+    limits = limits or OddsLimits()
+    violations = odds_violations(
+        request.game, request.seats, request.table, request.dead, request.options
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    game = ODDS_GAMES[request.game]
+    plan = Plan(
+        unseen=unseen_cards(request.seats, request.table, request.dead),
+        unknown=tuple(seat.unknown for seat in request.seats),
+        table_cards=game.table_size - len(request.table),
+        table_pairs=game.table_pairs,
+        table_ranks=_rank_bits(request.table),
+    )
+    completions = count_completions(plan)
+    exact = samples == 0 and completions <= limits.max_exact_runouts
+    if exact:
+        chunks: Iterator[tuple[Matrix, Weights | None]] = (
+            (rows, None if game.table_pairs else weights)
+            for rows, weights in enumerate_completions(plan, CHUNK)
+        )
+        runouts = completions
+    else:
+        runouts = samples or limits.default_samples
+        if runouts > limits.max_samples:
+            raise TooManySamples(runouts, limits.max_samples)
+        chunks = _samples(plan, seed, runouts)
+    tally = _Tally(len(request.seats), len(game.pots), sampled=not exact)
+    for rows, weights in chunks:
+        if not keep_going():
+            raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
+        _resolve(request, game, rows, weights, tally)
+    return tally.odds(request, game, exact, runouts)
+
+
+def _rank_bits(cards: tuple[int, ...]) -> int:
+    bits = 0
+    for card in cards:
+        bits |= 1 << (card >> 2)
+    return bits
+
+
+def _samples(plan: Plan, seed: int, count: int) -> Iterator[tuple[Matrix, None]]:
+    rng = np.random.default_rng(seed)
+    for start in range(0, count, CHUNK):
+        yield sample_completions(plan, rng, min(CHUNK, count - start)), None
+
+
+def _resolve(
+    request: OddsRequest,
+    game: OddsGame,
+    rows: Matrix,
+    weights: Weights | None,
+    tally: _Tally,
+) -> None:
+    """Score and resolve one chunk of completions and add it to ``tally``."""
+    hands = []
+    column = 0
+    for seat in request.seats:
+        hands.append(_joined(seat.hand, rows[:, column : column + seat.unknown]))
+        column += seat.unknown
+    table = _joined(request.table, rows[:, column:])
+    figures = game.figures(hands, table, request.options)
+    split = game.showdown(figures, [seat.declaration for seat in request.seats])
+    # Only the discard games (the tables that never pair) have hands that run out.
+    instant = None if game.table_pairs else first_out(figures.out_after)
+    tally.add(split.fractions, split.redeal, instant, weights)
+
+
+def _joined(known: tuple[int, ...], dealt: Matrix) -> Matrix:
+    """Known cards then the dealt ones, per run-out; (1, known) when nothing is dealt."""
+    if not dealt.shape[1]:
+        return np.array([known], dtype=np.uint8).reshape(1, len(known))
+    if not known:
+        return dealt
+    shared = np.broadcast_to(np.array(known, dtype=np.uint8), (len(dealt), len(known)))
+    return np.concatenate([shared, dealt], axis=1)
+
+
+class _Tally:
+    """Running sums over the run-outs resolved so far, weighted by their probabilities
+    where those differ (the discard games' exact tables), else counted."""
+
+    def __init__(self, seats: int, pots: int, sampled: bool) -> None:
+        self.sampled = sampled
+        self.seen = 0
+        self.total = 0.0
+        self.share = np.zeros((seats, pots))
+        self.win = np.zeros((seats, pots))
+        self.instant = np.zeros(seats)
+        self.redeal = 0.0
+        self.squares = np.zeros(seats)
+
+    def add(
+        self,
+        fractions: npt.NDArray[np.float64],
+        redeal: npt.NDArray[np.bool_],
+        instant: npt.NDArray[np.bool_] | None,
+        weights: Weights | None,
+    ) -> None:
+        self.seen += fractions.shape[2]
+        if weights is None:
+            self.total += fractions.shape[2]
+            self.share += fractions.sum(axis=2)
+            self.win += np.count_nonzero(fractions, axis=2)
+            if instant is not None:
+                self.instant += np.count_nonzero(instant, axis=1)
+            self.redeal += float(np.count_nonzero(redeal))
+            if self.sampled:
+                self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
+            return
+        self.total += float(weights.sum())
+        flat = fractions.reshape(-1, fractions.shape[2])
+        self.share += (flat @ weights).reshape(self.share.shape)
+        self.win += ((flat > 0) @ weights).reshape(self.win.shape)
+        if instant is not None:
+            self.instant += instant @ weights
+        self.redeal += float(redeal @ weights)
+
+    def odds(self, request: OddsRequest, game: OddsGame, exact: bool, runouts: int) -> Odds:
+        scale = 1.0 / self.total
+        share = self.share * scale
+        win = self.win * scale
+        seat_share = share.sum(axis=1)
+        error = 0.0
+        if not exact and runouts > 1:
+            variance = (self.squares * scale - np.square(seat_share)) * runouts / (runouts - 1)
+            error = float(np.sqrt(np.maximum(variance, 0.0) / runouts).max())
+        seats = tuple(
+            SeatOdds(
+                player=seat.player,
+                share=float(seat_share[s]),
+                pots=tuple(
+                    PotOdds(pot, float(win[s, p]), float(share[s, p]))
+                    for p, pot in enumerate(game.pots)
+                ),
+                instant_win=float(self.instant[s] * scale),
+            )
+            for s, seat in enumerate(request.seats)
+        )
+        return Odds(seats, self.redeal * scale, exact, runouts, error)

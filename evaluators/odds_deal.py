@@ -1,0 +1,306 @@
+"""The cards still to come: count, enumerate (weighted) or sample every completion.
+
+A completion deals, from the unseen cards, each seat's unknown cards (a set per seat, in
+seat order), then the table's missing cards (RULES.md "Odds"). Where the table may pair
+(High Card, Poker high) the missing table cards are one more set and every completion is
+equally likely. In the discard games they come one by one, each uniform over the unseen
+cards whose rank is not on the table yet, so a completion's probability is the product
+of ``1 / candidates`` over its table cards and the table is an ordered sequence.
+
+A completion is one row of card ids: the seats' unknown cards in seat order, then the new
+table cards in the order turned. Enumeration yields rows with their probabilities in
+chunks (numpy combination index arrays, never a Python loop per completion); sampling
+draws rows with exactly those probabilities (rejection of used cards and, in the discard
+games, of table ranks), seeded.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.cards import DECK_SIZE
+
+Matrix = npt.NDArray[np.uint8]
+Weights = npt.NDArray[np.float64]
+
+RANK_COUNT = 13
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What is still to come: ``unseen`` card ids (sorted), each seat's ``unknown`` count,
+    ``table_cards`` to turn, whether they may pair the table, and the ranks already on
+    the table (bit r = rank r)."""
+
+    unseen: tuple[int, ...]
+    unknown: tuple[int, ...]
+    table_cards: int
+    table_pairs: bool
+    table_ranks: int
+
+    @property
+    def hand_cards(self) -> int:
+        return sum(self.unknown)
+
+    @property
+    def width(self) -> int:
+        """Cards in one completion row."""
+        return self.hand_cards + self.table_cards
+
+
+def count_completions(plan: Plan) -> int:
+    """Distinct completions: seat sets, then the table as a set (may pair) or as an
+    ordered sequence of distinct new ranks (the discard games)."""
+    ways = math.factorial(plan.hand_cards)
+    for unknown in plan.unknown:
+        ways //= math.factorial(unknown)
+    unseen = len(plan.unseen)
+    if plan.table_pairs:
+        return (
+            ways
+            * math.comb(unseen, plan.hand_cards)
+            * math.comb(unseen - plan.hand_cards, plan.table_cards)
+        )
+    return ways * math.factorial(plan.table_cards) * _hand_and_table_sets(plan)
+
+
+def _hand_and_table_sets(plan: Plan) -> int:
+    """Pairs (set of the hands' cards, set of table cards of distinct new ranks), by a
+    polynomial over ranks: x counts hand cards, y table cards (at most one per rank)."""
+    on_table = [card for card in plan.unseen if plan.table_ranks >> (card >> 2) & 1]
+    hands = plan.hand_cards
+    table = plan.table_cards
+    poly = [
+        [math.comb(len(on_table), h) if t == 0 else 0 for t in range(table + 1)]
+        for h in range(hands + 1)
+    ]
+    per_rank = [0] * RANK_COUNT
+    for card in plan.unseen:
+        if not plan.table_ranks >> (card >> 2) & 1:
+            per_rank[card >> 2] += 1
+    for cards in per_rank:
+        if not cards:
+            continue
+        grown = [[0] * (table + 1) for _ in range(hands + 1)]
+        for h in range(hands + 1):
+            for t in range(table + 1):
+                if not poly[h][t]:
+                    continue
+                for k in range(min(cards, hands - h) + 1):
+                    ways = poly[h][t] * math.comb(cards, k)
+                    grown[h + k][t] += ways
+                    if t < table and cards > k:
+                        grown[h + k][t + 1] += ways * (cards - k)
+        poly = grown
+    return poly[hands][table]
+
+
+@functools.lru_cache(maxsize=32)
+def combinations(n: int, k: int) -> Matrix:
+    """Every k-subset of ``range(n)`` as sorted rows, in lexicographic order (read-only)."""
+    rows = np.arange(n - k + 1, dtype=np.uint8)[:, None] if k else np.zeros((1, 0), np.uint8)
+    for position in range(1, k):
+        last = rows[:, -1].astype(np.intp)
+        counts = n - k + position - last
+        starts = np.cumsum(counts) - counts
+        offsets = np.arange(int(counts.sum())) - np.repeat(starts, counts)
+        following = (np.repeat(last, counts) + 1 + offsets).astype(np.uint8)
+        rows = np.column_stack([np.repeat(rows, counts, axis=0), following])
+    rows = np.ascontiguousarray(rows)
+    rows.flags.writeable = False
+    return rows
+
+
+def _complements(n: int, chosen: Matrix) -> Matrix:
+    """Per row of ``chosen`` (indexes into ``range(n)``), the indexes it leaves, sorted."""
+    keep = np.ones((len(chosen), n), dtype=np.bool_)
+    np.put_along_axis(keep, chosen.astype(np.intp), False, axis=1)
+    left: Matrix = np.nonzero(keep)[1].astype(np.uint8).reshape(len(chosen), -1)
+    return left
+
+
+@dataclass(frozen=True)
+class _Partial:
+    """Completions dealt up to some point: their rows so far, the unseen cards each has
+    left, their probabilities and the ranks on their tables."""
+
+    rows: Matrix
+    left: Matrix
+    weights: Weights
+    ranks: npt.NDArray[np.uint16]
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def block(self, start: int, stop: int) -> _Partial:
+        return _Partial(
+            self.rows[start:stop],
+            self.left[start:stop],
+            self.weights[start:stop],
+            self.ranks[start:stop],
+        )
+
+
+def _deal_set(partial: _Partial, chosen: Matrix, with_left: bool) -> _Partial:
+    """Each partial completion extended by every set of ``chosen`` indexes into its left
+    cards (uniform: each of the ``C(n, k)`` sets of the full group has the same chance)."""
+    n = partial.left.shape[1]
+    ways = math.comb(n, chosen.shape[1])
+    picked = partial.left[:, chosen].reshape(-1, chosen.shape[1])
+    rows = (
+        np.concatenate([np.repeat(partial.rows, len(chosen), axis=0), picked], axis=1)
+        if partial.rows.shape[1]
+        else picked
+    )
+    left = (
+        partial.left[:, _complements(n, chosen)].reshape(len(rows), -1)
+        if with_left
+        else np.zeros((len(rows), 0), dtype=np.uint8)
+    )
+    weights = np.repeat(partial.weights / ways, len(chosen))
+    return _Partial(rows, left, weights, np.repeat(partial.ranks, len(chosen)))
+
+
+def _deal_table_card(partial: _Partial, with_left: bool) -> _Partial:
+    """Each partial completion extended by every left card of a rank not on its table
+    yet, each with chance ``1 / candidates`` (the discard games' dealer)."""
+    left = partial.left
+    n = left.shape[1]
+    allowed = (partial.ranks[:, None] >> (left >> 2)) & 1 == 0
+    candidates = allowed.sum(axis=1)
+    parent, index = np.nonzero(allowed)
+    card = left[parent, index]
+    rows = np.concatenate([partial.rows[parent], card[:, None]], axis=1)
+    new_left = (
+        left[parent[:, None], _complements(n, np.arange(n, dtype=np.uint8)[:, None])[index]]
+        if with_left
+        else np.zeros((len(rows), 0), dtype=np.uint8)
+    )
+    weights = partial.weights[parent] / candidates[parent]
+    ranks = partial.ranks[parent] | np.left_shift(np.uint16(1), card >> 2)
+    return _Partial(rows, new_left, weights, ranks)
+
+
+def _groups(plan: Plan) -> list[int]:
+    """The deal as steps: a positive k deals a set of k cards, 0 one discard-game table card."""
+    steps = [unknown for unknown in plan.unknown if unknown]
+    if plan.table_pairs:
+        steps += [plan.table_cards] if plan.table_cards else []
+    else:
+        steps += [0] * plan.table_cards
+    return steps
+
+
+def enumerate_completions(plan: Plan, chunk: int) -> Iterator[tuple[Matrix, Weights]]:
+    """Every completion with its probability, about ``chunk`` rows at a time (the last
+    step is dealt per block of the completions before it, so memory stays bounded)."""
+    start = _Partial(
+        np.zeros((1, 0), dtype=np.uint8),
+        np.array([plan.unseen], dtype=np.uint8),
+        np.ones(1),
+        np.array([plan.table_ranks], dtype=np.uint16),
+    )
+    steps = _groups(plan)
+    if not steps:
+        yield start.rows, start.weights
+        return
+    partial = start
+    for step in steps[:-1]:
+        partial = (
+            _deal_set(partial, combinations(partial.left.shape[1], step), True)
+            if step
+            else _deal_table_card(partial, True)
+        )
+    last = steps[-1]
+    n = partial.left.shape[1]
+    sets = combinations(n, last) if last else np.zeros((n, 0), dtype=np.uint8)
+    per_row = len(sets)
+    rows_per_block = max(1, chunk // per_row)
+    for first in range(0, len(partial), rows_per_block):
+        block = partial.block(first, first + rows_per_block)
+        if not last:
+            done = _deal_table_card(block, False)
+            yield done.rows, done.weights
+            continue
+        for set_start in range(0, per_row, chunk):
+            done = _deal_set(block, sets[set_start : set_start + chunk], False)
+            yield done.rows, done.weights
+
+
+_RANK_BIT = np.zeros(256, dtype=np.uint16)
+_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
+
+
+COMBINATION_TABLE_LIMIT = 1 << 22
+"""Largest ``combinations`` table (sets x cards bytes, cached) that sampling draws a
+whole table from at once: 5 of 52 is 2,598,960 sets, 13 MB."""
+
+
+def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
+    """``count`` completions drawn with their probabilities, as rows of card ids.
+
+    A Fisher-Yates shuffle of each row's own copy of the unseen cards, stopped after the
+    cards to come: position k takes a uniform card of positions k.. . A discard game's
+    table card redraws, for the rows that hit it, a card whose rank is on the table
+    already, which makes it uniform over the cards of the other ranks. A table that may
+    pair is one uniform set of the cards left: one random row of the ``combinations``
+    table of their positions, where that table is small enough to keep.
+    """
+    unseen = np.array(plan.unseen, dtype=np.uint8)
+    left = len(unseen) - plan.hand_cards
+    whole_table = (
+        plan.table_pairs
+        and plan.table_cards > 0
+        and math.comb(left, plan.table_cards) <= COMBINATION_TABLE_LIMIT
+    )
+    if whole_table and not plan.hand_cards:
+        only_table: Matrix = unseen[_random_sets(rng, left, plan.table_cards, count)]
+        return only_table
+    deck = np.tile(unseen, (count, 1))
+    cards = deck.reshape(-1)
+    row_start = np.arange(count, dtype=np.int64) * len(unseen)
+    dealt = plan.hand_cards if whole_table else plan.width
+    ranks = np.full(count, plan.table_ranks, dtype=np.uint16)
+    for position in range(dealt):
+        at = row_start + rng.integers(position, len(unseen), size=count)
+        picked = cards[at]
+        if position >= plan.hand_cards and not plan.table_pairs:
+            pending = np.flatnonzero(ranks & _RANK_BIT[picked])
+            while len(pending):
+                again = row_start[pending] + rng.integers(position, len(unseen), len(pending))
+                at[pending] = again
+                picked[pending] = cards[again]
+                pending = pending[(ranks[pending] & _RANK_BIT[picked[pending]]) != 0]
+            ranks |= _RANK_BIT[picked]
+        cards[at] = deck[:, position]
+        deck[:, position] = picked
+    if not whole_table:
+        return np.ascontiguousarray(deck[:, : plan.width])
+    chosen = _random_sets(rng, left, plan.table_cards, count)
+    at = (row_start + plan.hand_cards)[:, None] + chosen
+    return np.concatenate([deck[:, : plan.hand_cards], cards[at]], axis=1)
+
+
+def _random_sets(rng: np.random.Generator, n: int, k: int, count: int) -> Matrix:
+    """``count`` uniform k-subsets of ``range(n)``, as rows of ``combinations(n, k)``."""
+    packed = _packed_combinations(n, k)
+    picked = np.take(packed, rng.integers(0, len(packed), size=count))
+    chosen: Matrix = picked.view(np.uint8).reshape(count, 8)[:, :k]
+    return chosen
+
+
+@functools.lru_cache(maxsize=4)
+def _packed_combinations(n: int, k: int) -> npt.NDArray[np.uint64]:
+    """``combinations(n, k)`` (k <= 8) with each row in the bytes of one uint64, so that
+    drawing rows is a plain gather (read-only)."""
+    rows = np.zeros((math.comb(n, k), 8), dtype=np.uint8)
+    rows[:, :k] = combinations(n, k)
+    packed: npt.NDArray[np.uint64] = rows.view(np.uint64).ravel()
+    packed.flags.writeable = False
+    return packed

@@ -1,0 +1,192 @@
+"""What an Odds caller asks, parsed and checked (RULES.md "Odds", API.md ``OddsRequest``).
+
+``read_odds`` turns card text into an ``OddsRequest`` or raises ``InvalidRequest`` with
+every problem at once; ``odds_violations`` is the same check on ids, for callers that
+already hold ids. Field paths are the wire's: ``game``, ``seats[1].unknown``,
+``seats[0].hand[2]``, ``seats[2].declaration``, ``table``, ``table[3]``, ``dead[0]``,
+``options.ace_low``.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from evaluators.cards import (
+    DECK_SIZE,
+    InvalidRequest,
+    Violation,
+    check_one_deck,
+    parse_cards,
+)
+from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
+from evaluators.odds_games import ODDS_GAMES, OddsGame
+from evaluators.registry import GAMES
+from evaluators.validation import check_cards_allowed, check_table
+
+OddsSeatText = tuple[str, Sequence[str], int, Declaration | None]
+"""(player id, known hand card texts, unknown count, declaration) as a caller sends a seat."""
+
+
+@dataclass(frozen=True)
+class OddsSeat:
+    """A seat whose hand is not all dealt or not all known: ``hand`` the known cards,
+    ``unknown`` how many more it holds or will be dealt that nobody here knows."""
+
+    player: str
+    hand: Cards
+    unknown: int = 0
+    declaration: Declaration | None = None
+
+
+@dataclass(frozen=True)
+class OddsRequest:
+    """A showdown still to come: the table so far in the order turned, ``dead`` cards
+    seen and out of play. Checked (``odds_violations`` finds nothing) when it comes from
+    ``read_odds``."""
+
+    game: Game
+    seats: tuple[OddsSeat, ...]
+    table: Cards = ()
+    dead: Cards = ()
+    options: Options = field(default_factory=Options)
+
+
+def read_odds(
+    game: Game | None,
+    seats: Sequence[OddsSeatText],
+    table: Sequence[str] = (),
+    dead: Sequence[str] = (),
+    options: Options | None = None,
+) -> OddsRequest:
+    """Parse and check an Odds request; raises InvalidRequest listing every problem."""
+    violations: list[Violation] = []
+    parsed = tuple(
+        OddsSeat(player, parse_cards(hand, f"seats[{i}].hand", violations), unknown, declaration)
+        for i, (player, hand, unknown, declaration) in enumerate(seats)
+    )
+    table_ids = parse_cards(table, "table", violations)
+    dead_ids = parse_cards(dead, "dead", violations)
+    violations += odds_violations(game, parsed, table_ids, dead_ids, options or Options())
+    if violations or game is None:
+        raise InvalidRequest(violations)
+    return OddsRequest(game, parsed, table_ids, dead_ids, options or Options())
+
+
+def odds_violations(
+    game: Game | None,
+    seats: Sequence[OddsSeat],
+    table: Cards,
+    dead: Cards,
+    options: Options,
+) -> list[Violation]:
+    """Every problem of an Odds request on ids (255 marks a card text already refused)."""
+    violations: list[Violation] = []
+    deck = [(f"seats[{i}].hand", seat.hand) for i, seat in enumerate(seats)]
+    check_one_deck([*deck, ("table", table), ("dead", dead)], violations)
+    violations += _seat_violations(seats)
+    if game is None:
+        names = ", ".join(g.name for g in Game)
+        return [Violation("game", f"the game is missing: one of {names}"), *violations]
+    deal = ODDS_GAMES.get(game)
+    rules = GAMES[game]
+    if deal is None:
+        violations.append(
+            Violation(
+                "game",
+                f"{rules.name} has no odds: its hands change by the players' choices, not "
+                "by cards still to come",
+            )
+        )
+        return violations
+    for name, value in dataclasses.asdict(options).items():
+        if value and name not in rules.options:
+            violations.append(Violation(f"options.{name}", f"{rules.name} does not read {name}"))
+    sizes = f"{deal.hand_min}" + (f"-{deal.hand_max}" if deal.hand_max > deal.hand_min else "")
+    for index, seat in enumerate(seats):
+        check_cards_allowed(rules, seat.hand, f"seats[{index}].hand", violations)
+        dealt = len(seat.hand) + seat.unknown
+        if seat.unknown < 0 or not deal.hand_min <= dealt <= deal.hand_max:
+            violations.append(
+                Violation(
+                    f"seats[{index}].unknown",
+                    f"{len(seat.hand)} known + {seat.unknown} unknown cards make {dealt}; "
+                    f"{rules.name} deals {sizes}",
+                )
+            )
+    if rules.check_showdown is not None:
+        showdown_seats = tuple(Seat(s.player, s.hand, s.declaration) for s in seats)
+        violations += rules.check_showdown(ShowdownRequest(game, showdown_seats))
+    check_table(
+        dataclasses.replace(rules, table_min=0, table_max=deal.table_size), table, violations
+    )
+    check_cards_allowed(rules, dead, "dead", violations)
+    if not violations:
+        violations += _supply_violations(deal, seats, table, dead)
+    return violations
+
+
+def _seat_violations(seats: Sequence[OddsSeat]) -> list[Violation]:
+    violations: list[Violation] = []
+    if len(seats) < 2:
+        violations.append(Violation("seats", f"odds need at least 2 seats, got {len(seats)}"))
+    first_seat: dict[str, int] = {}
+    for index, seat in enumerate(seats):
+        if not seat.player:
+            violations.append(Violation(f"seats[{index}].player", "the player id is empty"))
+        elif seat.player in first_seat:
+            violations.append(
+                Violation(
+                    f"seats[{index}].player",
+                    f"duplicate player id {seat.player!r}: also seats[{first_seat[seat.player]}]",
+                )
+            )
+        else:
+            first_seat[seat.player] = index
+    return violations
+
+
+def unseen_cards(seats: Sequence[OddsSeat], table: Cards, dead: Cards) -> Cards:
+    """The 52 cards minus every card shown (hands, table, dead), sorted."""
+    seen = {card for seat in seats for card in seat.hand}
+    seen.update(table, dead)
+    return tuple(card for card in range(DECK_SIZE) if card not in seen)
+
+
+def _supply_violations(
+    deal: OddsGame, seats: Sequence[OddsSeat], table: Cards, dead: Cards
+) -> list[Violation]:
+    """Enough unseen cards for every completion: the seats' unknown cards and the missing
+    table cards, and in the discard games enough new ranks for the table whatever the
+    hands are dealt (the hands could take every card of the scarcest ranks)."""
+    unseen = unseen_cards(seats, table, dead)
+    hands = sum(seat.unknown for seat in seats)
+    missing = deal.table_size - len(table)
+    if hands + missing > len(unseen):
+        return [
+            Violation(
+                "table",
+                f"what is to come needs {hands + missing} unseen cards ({hands} for the "
+                f"hands, {missing} for the table); {len(unseen)} are left",
+            )
+        ]
+    if deal.table_pairs or not missing:
+        return []
+    on_table = {card >> 2 for card in table}
+    per_rank = sorted(
+        sum(1 for card in unseen if card >> 2 == rank) for rank in set(range(13)) - on_table
+    )
+    per_rank = [cards for cards in per_rank if cards]
+    taken = hands
+    while per_rank and per_rank[0] <= taken:
+        taken -= per_rank.pop(0)
+    if len(per_rank) < missing:
+        return [
+            Violation(
+                "table",
+                f"the table needs {missing} more cards of ranks not on it; after the hands "
+                f"are dealt as few as {len(per_rank)} such ranks can be left",
+            )
+        ]
+    return []
