@@ -16,7 +16,16 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from evaluators import blackjack, dots, high_card, points, poker
+from evaluators import poker
+from evaluators.game_rules import BatchEvaluator
+from evaluators.games import (
+    flop_a,
+    florida_bingo,
+    grocery_store_dots,
+    high_card,
+    numbers,
+    three_thirty_three,
+)
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.odds_shared import (
     Figure,
@@ -30,7 +39,6 @@ from evaluators.odds_shared import (
     out_after,
     share_out,
 )
-from evaluators.registry import BatchEvaluator
 from evaluators.tables.card_keys import SUM_START
 
 Declarations = Sequence[Declaration | None]
@@ -107,11 +115,11 @@ def high_low_showdown(figures: Figures, declarations: Declarations) -> Split:
 
 
 def numbers_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return _discard_figures(points.evaluate_numbers_batch, hands, table, options)
+    return _discard_figures(numbers.evaluate_batch, hands, table, options)
 
 
 def florida_bingo_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return _discard_figures(points.evaluate_florida_bingo_batch, hands, table, options)
+    return _discard_figures(florida_bingo.evaluate_batch, hands, table, options)
 
 
 NUMBERS = OddsGame(5, 5, 7, False, _HIGH_LOW_POTS, numbers_figures, high_low_showdown)
@@ -122,7 +130,7 @@ FLORIDA_BINGO = OddsGame(5, 5, 7, False, _HIGH_LOW_POTS, florida_bingo_figures, 
 
 
 def flop_a_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return _discard_figures(points.evaluate_flop_a_batch, hands, table, options)
+    return _discard_figures(flop_a.evaluate_batch, hands, table, options)
 
 
 def flop_a_showdown(figures: Figures, declarations: Declarations) -> Split:
@@ -162,7 +170,7 @@ FLOP_A = OddsGame(3, 3, 5, False, _HIGH_LOW_POTS, flop_a_figures, flop_a_showdow
 
 
 def three_thirty_three_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return _discard_figures(blackjack.evaluate_three_thirty_three_batch, hands, table, options)
+    return _discard_figures(three_thirty_three.evaluate_batch, hands, table, options)
 
 
 def three_thirty_three_showdown(figures: Figures, declarations: Declarations) -> Split:
@@ -181,9 +189,7 @@ THREE_THIRTY_THREE = OddsGame(
 
 
 def high_card_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    strength, low_strength, value = _batch_figures(
-        high_card.evaluate_high_card_batch, hands, table, options
-    )
+    strength, low_strength, value = _batch_figures(high_card.evaluate_batch, hands, table, options)
     return Figures(strength, low_strength, value, np.zeros(strength.shape, dtype=np.int64))
 
 
@@ -206,7 +212,9 @@ HIGH_CARD = OddsGame(5, 5, 5, True, ("whole",), high_card_figures, high_card_sho
 
 
 def dots_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    strength, low_strength, value = _batch_figures(dots.evaluate_dots_batch, hands, table, options)
+    strength, low_strength, value = _batch_figures(
+        grocery_store_dots.evaluate_batch, hands, table, options
+    )
     return Figures(strength, low_strength, value, np.zeros(strength.shape, dtype=np.int64))
 
 
