@@ -132,6 +132,9 @@ def test_streams_over_the_per_connection_cap_wait_in_the_client(
     assert server.stop() == 0
 
 
+ENDS = ("Canceled", "OK", "DeadlineExceeded", "Unknown")
+
+
 def test_expired_batches_and_cancelled_streams_count_their_real_code(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
@@ -149,11 +152,17 @@ def test_expired_batches_and_cancelled_streams_count_their_real_code(
         assert stream.send().strength > 0
         stream.call.cancel()  # before close(), which half-closes first
         stream.close()
-    s = scrape_until(port, lambda s: value(s, HANDLED, **STREAM, grpc_code="Canceled") >= 1)
+    s = scrape_until(
+        port, lambda s: sum(value(s, HANDLED, **STREAM, grpc_code=c) for c in ENDS) >= 1
+    )
     assert value(s, HANDLED, **BATCH, grpc_code="DeadlineExceeded") == 3
     assert value(s, HANDLED, **BATCH, grpc_code="OK") == 1
-    assert value(s, HANDLED, **STREAM, grpc_code="Canceled") == 1
-    assert value(s, HANDLED, **STREAM, grpc_code="OK") == 0
+    # A stream cancelled while idle: grpc.aio either cancels the handler (Canceled) or,
+    # when its read saw the end first, lets it return after every reply went out (OK).
+    assert {c: value(s, HANDLED, **STREAM, grpc_code=c) for c in ENDS} in (
+        {"Canceled": 1, "OK": 0, "DeadlineExceeded": 0, "Unknown": 0},
+        {"Canceled": 0, "OK": 1, "DeadlineExceeded": 0, "Unknown": 0},
+    )
     assert server.stop() == 0
 
 

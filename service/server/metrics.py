@@ -221,9 +221,10 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Counts and times every call of our services; wrapped handlers are cached per method.
 
     The code counted is the call's real end: the status the handler aborted with or set,
-    OK when it returned, and for a call grpc cancelled under it (``CancelledError``: the
-    client cancelled, went away or its deadline passed) DEADLINE_EXCEEDED when its deadline
-    has passed, else CANCELLED. Every handler is a coroutine and writes its own stream
+    OK when it returned, and for a call grpc cancelled under it (``CancelledError``, or a
+    stream whose requests simply end when the client cancels: the client cancelled, went
+    away or its deadline passed) DEADLINE_EXCEEDED when its deadline has passed, else
+    CANCELLED. Every handler is a coroutine and writes its own stream
     messages, so a failed send raises here too. Health and reflection pass untouched
     (``service.server.limits.EXEMPT_PREFIXES``): they are not the evaluator's traffic.
     """
@@ -303,7 +304,7 @@ def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHan
         code = "Unknown"
         try:
             response = await behavior(request, seen)
-            code = _code(context, "OK")
+            code = _cancelled_code(context) if context.cancelled() else _code(context, "OK")
             if code == "OK" and not streaming_out:
                 m.sent.inc()
             return response
