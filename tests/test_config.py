@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import json
+import socket
 import subprocess
+import sys
 from collections.abc import Callable
 
 import pytest
@@ -51,14 +54,14 @@ def test_a_flag_wins_over_the_environment() -> None:
 @pytest.mark.parametrize(
     ("argv", "env", "words"),
     [
-        (["--port", "http"], {}, "--port / HANDEVAL_PORT"),
+        (["--port", "http"], {}, "--port (HANDEVAL_PORT)"),
         (["--port", "70000"], {}, "0-65535"),
-        ([], {"HANDEVAL_WORKERS": "0"}, "--workers / HANDEVAL_WORKERS"),
+        ([], {"HANDEVAL_WORKERS": "0"}, "--workers (HANDEVAL_WORKERS)"),
         ([], {"HANDEVAL_GRACE_SECONDS": "-1"}, "HANDEVAL_GRACE_SECONDS"),
         (["--log-level", "loud"], {}, "debug, info"),
         ([], {"HANDEVAL_REFLECTION": "maybe"}, "true or false"),
         (["--max-message-bytes", "10"], {}, "65536"),
-        (["--port", "9464"], {}, "--metrics-port"),
+        (["--port", "9464"], {}, "--metrics-port (HANDEVAL_METRICS_PORT)"),
     ],
 )
 def test_a_bad_setting_names_its_flag_and_variable(
@@ -104,3 +107,19 @@ def test_a_port_in_use_stops_start_up_with_an_error_line(
     error = second.wait_for_event("error", timeout=5)
     assert str(server.port) in error["message"]
     assert not second.named("ready")
+
+
+def test_a_busy_metrics_port_says_how_to_move_or_disable_it() -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            [sys.executable, "-m", "service", "serve", "--host", "127.0.0.1", "--port", "0",
+             "--metrics-port", str(port), "--workers", "1"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+    assert result.returncode == 1
+    (line,) = [json.loads(x) for x in result.stderr.splitlines() if '"error"' in x]
+    assert "--metrics-port (HANDEVAL_METRICS_PORT)" in line["message"]
+    assert "--no-metrics" in line["message"]

@@ -8,9 +8,13 @@ from the environment, is a ``SettingError`` with one sentence naming both spelli
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
+import inspect
+import itertools
 import math
 import os
+import textwrap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -59,6 +63,7 @@ class Settings:
     grace_seconds: float = 10.0
     """On SIGTERM/SIGINT, how long in-flight calls may take before they are cancelled."""
     log_level: str = "info"
+    """One of debug, info, warning, error; logs are JSON lines on stderr."""
     reflection: bool = True
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
@@ -117,9 +122,7 @@ class Settings:
             try:
                 values[field.name] = _PARSERS[field.name](str(raw))
             except ValueError as error:
-                raise SettingError(
-                    f"bad setting {_flag(field.name)} / {env_name}: {raw!r}: {error}"
-                ) from None
+                raise SettingError(f"bad setting {spelled(field.name)}: {raw!r}: {error}") from None
         settings = cls(**values)
         settings.check()
         return settings
@@ -128,16 +131,39 @@ class Settings:
         """Settings that are fine one by one but not together."""
         if self.port and self.metrics_port == self.port:
             raise SettingError(
-                f"bad setting --metrics-port: {self.metrics_port} is also the gRPC --port"
+                f"bad setting {spelled('metrics_port')}: {self.metrics_port} is also the "
+                f"gRPC {spelled('port')}"
             )
         if self.health_port and self.health_port in (self.port, self.metrics_port):
             raise SettingError(
-                f"bad setting --health-port: {self.health_port} is also the gRPC or metrics port"
+                f"bad setting {spelled('health_port')}: {self.health_port} is also the gRPC "
+                "or metrics port"
             )
         if bool(self.tls_cert) != bool(self.tls_key):
-            raise SettingError("bad setting --tls-cert / --tls-key: give both or neither")
+            raise SettingError(
+                f"bad setting {spelled('tls_cert')} / {spelled('tls_key')}: give both or neither"
+            )
         if self.tls_client_ca and not self.tls_cert:
-            raise SettingError("bad setting --tls-client-ca: needs --tls-cert and --tls-key")
+            raise SettingError(
+                f"bad setting {spelled('tls_client_ca')}: needs {spelled('tls_cert')} and "
+                f"{spelled('tls_key')}"
+            )
+
+
+def metrics_unavailable(settings: Settings, error: Exception) -> str:
+    """Why ``/metrics`` could not be served, and the two ways out (``--metrics-port 0`` or
+    ``--no-metrics``): a second server on the defaults meets this first."""
+    host = settings.metrics_host or settings.host
+    return (
+        f"cannot serve /metrics on {host}:{settings.metrics_port}: {error}; move it with "
+        f"{spelled('metrics_port')} (0 picks a free port) or turn it off with --no-metrics "
+        f"({ENV_PREFIX}METRICS=off)"
+    )
+
+
+def spelled(name: str) -> str:
+    """A setting as its two spellings, for messages: ``--metrics-port (HANDEVAL_METRICS_PORT)``."""
+    return f"{_flag(name)} ({ENV_PREFIX}{name.upper()})"
 
 
 def _flag(name: str) -> str:
@@ -270,3 +296,48 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
             )
         else:
             parser.add_argument(_flag(field.name), default=None, metavar="VALUE", help=text)
+
+
+def configuration_table() -> str:
+    """The settings as a Markdown table (flag, environment, default, meaning), from the
+    fields' docstrings: docs/configuration.md carries it, and a test holds it fresh."""
+    meanings = _field_docstrings()
+    defaults = Settings()
+    rows = ["| flag | environment | default | meaning |", "| --- | --- | --- | --- |"]
+    for field in dataclasses.fields(Settings):
+        rows.append(
+            f"| `{_flag(field.name)}` | `{ENV_PREFIX}{field.name.upper()}` "
+            f"| {_shown_default(field, getattr(defaults, field.name))} "
+            f"| {meanings[field.name]} |"
+        )
+    return "\n".join(rows) + "\n"
+
+
+def _shown_default(field: dataclasses.Field[Any], value: Any) -> str:
+    if field.default_factory is not dataclasses.MISSING:
+        return "CPUs usable"
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if value != "" else "—"
+
+
+def _field_docstrings() -> dict[str, str]:
+    """Each field's docstring as one Markdown line (``x`` becomes `x`)."""
+    (settings,) = ast.parse(textwrap.dedent(inspect.getsource(Settings))).body
+    assert isinstance(settings, ast.ClassDef)
+    found: dict[str, str] = {}
+    for node, after in itertools.pairwise(settings.body):
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and isinstance(after, ast.Expr)
+            and isinstance(after.value, ast.Constant)
+            and isinstance(after.value.value, str)
+        ):
+            text = " ".join(after.value.value.split())
+            found[node.target.id] = text.replace("``", "`").replace("|", "\\|")
+    return found
+
+
+if __name__ == "__main__":
+    print(configuration_table(), end="")

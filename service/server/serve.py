@@ -38,7 +38,7 @@ from service.server.build import (
     mark_serving,
     new_health,
 )
-from service.server.config import SettingError, Settings, add_serve_arguments
+from service.server.config import SettingError, Settings, add_serve_arguments, metrics_unavailable
 from service.server.logs import configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import Caught, catch_signals
@@ -113,7 +113,7 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     try:
         http = start_metrics(settings, expose_metrics, certificates) if settings.metrics else None
     except OSError as error:
-        log_event("error", logging.ERROR, message=f"cannot serve /metrics: {error}")
+        log_event("error", logging.ERROR, message=metrics_unavailable(settings, error))
         return 1
     pool = ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-batch")
     try:
@@ -144,13 +144,14 @@ async def _serve(
     await server.start()
     if health_server is not None:
         await health_server.start()
+    metrics_port = http.server_port if http else settings.metrics_port if settings.metrics else None
     log_event(
         "start",
         host=settings.host,
         port=port,
         pid=os.getpid(),
         version=_version(),
-        metrics_port=http and http.server_port,
+        metrics_port=metrics_port,
         settings=vars(settings),
     )
     try:
@@ -162,8 +163,9 @@ async def _serve(
     metrics.record_tables(table_info())
     await mark_serving(health)
     log_event(
-        "ready", host=settings.host, port=port, warm_seconds=round(warm_seconds, 3),
-        tls=bool(certificates), health_port=settings.health_port or None,
+        "ready", host=settings.host, port=port, pid=os.getpid(), metrics_port=metrics_port,
+        warm_seconds=round(warm_seconds, 3), tls=bool(certificates),
+        health_port=settings.health_port or None,
     )  # fmt: skip
     while not caught.stops:
         if caught.hangups:

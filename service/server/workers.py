@@ -43,7 +43,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from service.server import metrics
-from service.server.config import Settings
+from service.server.config import Settings, metrics_unavailable
 from service.server.logs import configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
@@ -106,10 +106,10 @@ def run_workers(
                         settings.metrics_host or settings.host, settings.metrics_port, certificates
                     )
                 except (OSError, CertificateError) as error:
-                    message = f"cannot serve /metrics on port {settings.metrics_port}: {error}"
-                    log_event("error", logging.ERROR, message=message)
+                    log_event("error", logging.ERROR, message=metrics_unavailable(settings, error))
                     return 1
-            return _supervise(replace(settings, port=port), worker, (received, hangups), http)
+            real = replace(settings, port=port, metrics_port=http.server_port if http else 0)
+            return _supervise(real, worker, (received, hangups), http)
     except OSError as error:
         log_event("error", logging.ERROR, message=f"cannot listen on {settings.address()}: {error}")
         return 1
