@@ -48,7 +48,8 @@ SeatText = tuple[str, Sequence[str], Declaration | None]
 
 
 def _missing_game() -> Violation:
-    names = ", ".join(g.name for g in Game)
+    """Names each game as the wire spells it, with its name for people beside it."""
+    names = ", ".join(f"GAME_{game.name} ({rules.name})" for game, rules in GAMES.items())
     return Violation("game", f"the game is missing: one of {names}")
 
 

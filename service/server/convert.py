@@ -29,8 +29,9 @@ from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.request_limits import check_evaluate, check_showdown
 
-MAX_TEXT = 200
-"""Longest field path or description sent back: a caller's text is echoed in messages."""
+MAX_TEXT = 400
+"""Longest field path or description sent back: a caller's text is echoed in messages (the
+request limits bound it; the longest of ours, the missing game naming every game, is ~270)."""
 
 E = TypeVar("E", bound=enum.Enum)
 
