@@ -164,18 +164,17 @@ def check_options(rules: GameRules, options: Options, showdown: bool) -> list[Vi
     the caller believes it changes the score. ``showdown``: the request is a showdown,
     which also reads the game's ``showdown_options``."""
     reads = [o for o in rules.options if showdown or o not in rules.showdown_options]
-    problems = [name for name in _options_set(options) if name not in reads]
-    if not problems:
-        return []
-    if reads:
-        what = "this game reads only: " + ", ".join(reads)
-    else:
-        what = "this game reads no options"
-    where = "" if showdown else " in an evaluation (only showdowns read some options)"
-    return [
-        Violation(f"options.{name}", f"{rules.name} does not read {name}{where}; {what}")
-        for name in problems
-    ]
+    listed = "only: " + ", ".join(reads) if reads else "no options"
+    violations = []
+    for name in _options_set(options):
+        if name in reads:
+            continue
+        if name in rules.options:
+            message = f"{rules.name} reads {name} only in a showdown; an evaluation reads {listed}"
+        else:
+            message = f"{rules.name} does not read {name}; this game reads {listed}"
+        violations.append(Violation(f"options.{name}", message))
+    return violations
 
 
 def _raise_if(violations: list[Violation]) -> None:
