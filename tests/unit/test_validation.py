@@ -73,6 +73,7 @@ VALID: dict[Game, tuple[list[str], list[str], list[list[str]]]] = {
     Game.POKER_HIGH: (["Ah", "Kh"], ["Qh", "Jh", "Th"], []),
     Game.NOT_POKER: (["Ah", "Ad", "X1", "X2", "3c", "9s"], [], []),
     Game.TONK: (["Ah", "2c", "3d"], [], []),
+    Game.TONK_SPADES: (["Ah", "2c", "3d", "4s", "5h"], [], []),
 }
 
 
