@@ -10,8 +10,6 @@ from google.rpc import code_pb2, error_details_pb2
 from evaluators.cards import InvalidRequest, Violation, parse_card
 from evaluators.inputs import Declaration, Game, Options, TonkEnding
 from evaluators.registry import GAMES
-from evaluators.scoring import evaluate
-from evaluators.validation import read_hand
 from evaluators.results import (
     Award,
     BlackjackDetail,
@@ -29,6 +27,8 @@ from evaluators.results import (
     ShowdownOutcome,
     TonkDetail,
 )
+from evaluators.scoring import evaluate
+from evaluators.validation import read_hand
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import convert
 

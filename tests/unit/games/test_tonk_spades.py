@@ -26,13 +26,14 @@ SHOWDOWN_EXAMPLE: dict[str, Any] = {
 """One valid two-seat showdown."""
 
 ACE_LOW = Options(ace_low=True)
+PLAIN_OPTIONS = Options()
 
 
 def cards(text: str) -> Cards:
     return tuple(parse_card(c) for c in text.split())
 
 
-def score(hand: str, options: Options = Options()) -> Evaluation:
+def score(hand: str, options: Options = PLAIN_OPTIONS) -> Evaluation:
     return tonk_spades.evaluate(cards(hand), (), (), options)
 
 
@@ -85,7 +86,7 @@ def test_strength_matches_the_rule_as_written_and_the_batch_path(ace_low: bool) 
     assert not batch.instant_win.any() and not batch.low_strength.any()
 
 
-def showdown(seats: list[tuple[str, str]], options: Options = Options()) -> Any:
+def showdown(seats: list[tuple[str, str]], options: Options = PLAIN_OPTIONS) -> Any:
     request = ShowdownRequest(
         Game.TONK_SPADES, tuple(Seat(p, cards(h)) for p, h in seats), options=options
     )
