@@ -213,11 +213,13 @@ def settle(request: ShowdownRequest, results: tuple[tuple[str, Evaluation], ...]
     elif request.ending is TonkEnding.TONK:
         for player in others:
             pay(player, ender, 2)
-        explanation = f"{ender} tonked: every other player pays {ender} 2 stakes."
+        explanation = _texas(options.texas, "a tonk is paid double")
+        explanation += f"{ender} tonked: every other player pays {ender} 2 stakes."
     elif request.ending is TonkEnding.OUT:
         for player in others:
             pay(player, ender, 1)
-        explanation = f"{ender} went out: every other player pays {ender} 1 stake."
+        explanation = _texas(options.texas, "an out is paid the standard stake")
+        explanation += f"{ender} went out: every other player pays {ender} 1 stake."
     elif request.ending is TonkEnding.DROP:
         explanation = _settle_drop(ender, others, points, pay, options.texas)
     elif request.ending is TonkEnding.STOCK_OUT:
@@ -250,6 +252,11 @@ def settle(request: ShowdownRequest, results: tuple[tuple[str, Evaluation], ...]
         payouts=tuple(Payout(p, stakes[p]) for p in players),
         ending=request.ending.name.lower(),
     )
+
+
+def _texas(texas: bool, rule: str) -> str:
+    """The Texas Tonk rule that decided a payout, as the explanation's first sentence."""
+    return f"Texas Tonk: {rule}. " if texas else ""
 
 
 def _settle_six_card_tonk(ender: str, cards: int, others: list[str], pay: Pay) -> str:
@@ -285,7 +292,9 @@ def _settle_deal(
     amount = DEAL_STAKES[bonus]
     rule = ""
     if texas and bonus is DealBonus.FIFTY:
-        amount, rule = 2, "Texas Tonk: a dealt fifty is paid double. "
+        amount, rule = 2, _texas(texas, "a dealt fifty is paid double")
+    elif texas and bonus is DealBonus.FORTY_NINE:
+        rule = _texas(texas, "a dealt forty-nine is paid the standard stake")
     for player in others:
         pay(player, ender, amount)
     return False, (
@@ -303,7 +312,7 @@ def _settle_drop(
     if mine < lowest_other:
         for player in others:
             pay(player, dropper, 1)
-        return (
+        return _texas(texas, "a won drop is paid the standard stake") + (
             f"{dropper} dropped with the lowest points ({mine}): every other player pays "
             f"{dropper} 1 stake."
         )
@@ -316,7 +325,7 @@ def _settle_drop(
             pay(player, winner, 1)
     for player in undercut:
         pay(dropper, player, 1)
-    text = "Texas Tonk: a caught dropper pays the winner double and nobody else. " if texas else ""
+    text = _texas(texas, "a caught dropper pays the winner double and nobody else")
     text += (
         f"{dropper} dropped with {mine} points and was caught: {_names(winners)} "
         f"{'has' if len(winners) == 1 else 'have'} the lowest ({lowest_other}). "

@@ -418,10 +418,14 @@ def test_texas_tonk_a_caught_dropper_pays_each_winner_two_and_nobody_else() -> N
 
 def test_texas_tonk_a_won_drop_an_out_and_a_tonk_pay_as_standard() -> None:
     seats = [("ann", "2c 3c 4c"), ("bob", "Kd 9d")]
-    assert paid(seats, TonkEnding.DROP, "ann", TEXAS)[0] == {"ann": 1, "bob": -1}
-    assert paid(seats, TonkEnding.TONK, "ann", TEXAS)[0] == {"ann": 2, "bob": -2}
     out = [("ann", "2c 3c 4c 9h"), ("bob", "Kd 9d")]
-    assert paid(out, TonkEnding.OUT, "ann", TEXAS)[0] == {"ann": 1, "bob": -1}
+    for hands, ending, stakes, rule in (
+        (seats, TonkEnding.DROP, 1, "Texas Tonk: a won drop is paid the standard stake."),
+        (seats, TonkEnding.TONK, 2, "Texas Tonk: a tonk is paid double."),
+        (out, TonkEnding.OUT, 1, "Texas Tonk: an out is paid the standard stake."),
+    ):
+        payouts, _, why = paid(hands, ending, "ann", TEXAS)
+        assert payouts == {"ann": stakes, "bob": -stakes} and why.startswith(rule)
 
 
 def test_six_card_tonk_six_cards_laid_down_whole_pay_two() -> None:
