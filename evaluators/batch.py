@@ -32,7 +32,7 @@ from evaluators.rules_check import (
     within,
 )
 from evaluators.scoring import BatchCancelled
-from evaluators.validation import rules_for
+from evaluators.validation import check_options, rules_for
 
 __all__ = ["BatchCancelled", "BatchTooLarge", "evaluate_batch", "read_batch"]
 
@@ -73,6 +73,8 @@ def read_batch(
     shape. The matrices of the request are in the narrowest layout (``_packed``).
     """
     rules = rules_for(game)
+    if refused := check_options(rules, options, showdown=False):
+        raise InvalidRequest(refused)
     hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
     if not all_valid(rules, hand_matrix, table_matrix):
         check(rules, hand_matrix, table_matrix)

@@ -71,3 +71,6 @@ class GameRules:
     """Game-specific showdown checks (declarations, endings) beyond sizes and the deck."""
     empty_hand_allowed: Callable[[ShowdownRequest, str], bool] | None = None
     """Whether this seat's hand may be empty in this showdown (Tonk's ender)."""
+    showdown_options: tuple[str, ...] = ()
+    """Those of ``options`` that only a showdown reads (Tonk's payout house rules): set in
+    an evaluation or a batch they are refused like any option the game does not read."""

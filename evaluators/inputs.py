@@ -25,6 +25,7 @@ class Game(enum.Enum):
     POKER_HIGH = "poker-high"
     NOT_POKER = "not-poker"
     TONK = "tonk"
+    TONK_SPADES = "tonk-spades"
 
 
 class Declaration(enum.Enum):
@@ -40,6 +41,7 @@ class TonkEnding(enum.Enum):
     OUT = 2
     DROP = 3
     STOCK_OUT = 4
+    DEAL = 5
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,8 @@ class Options:
 
     ace_low: bool = False
     hit_runs_only: bool = False
+    texas: bool = False
+    six_card_tonk: bool = False
 
 
 @dataclass(frozen=True)

@@ -18,6 +18,7 @@ from evaluators.games import (
     poker_high,
     three_thirty_three,
     tonk,
+    tonk_spades,
 )
 from evaluators.inputs import Game
 
@@ -35,6 +36,7 @@ GAMES: dict[Game, GameRules] = {
         poker_high.RULES,
         not_poker.RULES,
         tonk.RULES,
+        tonk_spades.RULES,
     )
 }
 """In ``ListGames`` order."""

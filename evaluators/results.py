@@ -128,6 +128,14 @@ class TonkDetail:
     deal_bonus: DealBonus
 
 
+@dataclass(frozen=True, slots=True)
+class SpadesDetail:
+    WIRE: ClassVar[str] = "spades"
+
+    highest: int | None
+    """The highest spade's card id; None without a spade (empty text on the wire)."""
+
+
 Detail = (
     PointsDetail
     | BlackjackDetail
@@ -136,6 +144,7 @@ Detail = (
     | PokerDetail
     | NotPokerDetail
     | TonkDetail
+    | SpadesDetail
 )
 
 
@@ -194,6 +203,9 @@ class Resolution:
     redeal: bool
     explanation: str
     payouts: tuple[Payout, ...] = ()
+    ending: str = ""
+    """How the game ended, as a metric label (Tonk: ``tonk``, ``out``, ``drop``,
+    ``stock_out``, ``deal``); empty for games that have no endings."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,3 +215,5 @@ class ShowdownOutcome:
     redeal: bool
     payouts: tuple[Payout, ...]
     explanation: str
+    ending: str = ""
+    """``Resolution.ending``: how the game ended, empty for games without endings."""

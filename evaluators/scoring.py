@@ -92,4 +92,5 @@ def showdown(request: ShowdownRequest) -> ShowdownOutcome:
         redeal=resolution.redeal,
         payouts=resolution.payouts,
         explanation=resolution.explanation,
+        ending=resolution.ending,
     )

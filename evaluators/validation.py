@@ -8,6 +8,8 @@ field and index the caller sent (``hand[2]``, ``seats[1].hand[0]``, ``table_spre
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Sequence
 
 from evaluators.cards import (
@@ -152,6 +154,30 @@ def read_spreads(
     return tuple(parsed)
 
 
+@functools.cache
+def _options_set(options: Options) -> tuple[str, ...]:
+    """The names of the options turned on, in ``Options`` order (few distinct values)."""
+    return tuple(f.name for f in dataclasses.fields(options) if getattr(options, f.name))
+
+
+def check_options(rules: GameRules, options: Options, showdown: bool) -> list[Violation]:
+    """An option the game does not read is refused (``options.<name>``), never ignored:
+    the caller believes it changes the score. ``showdown``: the request is a showdown,
+    which also reads the game's ``showdown_options``."""
+    reads = [o for o in rules.options if showdown or o not in rules.showdown_options]
+    listed = "only: " + ", ".join(reads) if reads else "no options"
+    violations = []
+    for name in _options_set(options):
+        if name in reads:
+            continue
+        if name in rules.options:
+            message = f"{rules.name} reads {name} only in a showdown; an evaluation reads {listed}"
+        else:
+            message = f"{rules.name} does not read {name}; this game reads {listed}"
+        violations.append(Violation(f"options.{name}", message))
+    return violations
+
+
 def _raise_if(violations: list[Violation]) -> None:
     if violations:
         raise InvalidRequest(violations)
@@ -181,6 +207,8 @@ def _read_plain_hand(
         return None
     if rules.distinct_table_ranks and len({card >> 2 for card in table_ids}) != len(table_ids):
         return None
+    if options is not None and check_options(rules, options, showdown=False):
+        return None
     return HandRequest(rules.game, hand_ids, table_ids, (), options or _DEFAULT_OPTIONS)
 
 
@@ -204,6 +232,7 @@ def read_hand(
     if rules is not None:
         check_hand(rules, hand_ids, table_ids, "hand", violations)
         check_table(rules, table_ids, violations)
+        violations.extend(check_options(rules, options or _DEFAULT_OPTIONS, showdown=False))
     check_one_deck(
         [("hand", hand_ids), ("table", table_ids)]
         + [(f"table_spreads[{i}].cards", s) for i, s in enumerate(spreads)],
@@ -266,6 +295,7 @@ def read_showdown(
         check_hand(rules, seat.hand, table_ids, f"seats[{index}].hand", violations, may_be_empty)
     check_table(rules, table_ids, violations)
     check_one_deck(deck, violations)
+    violations.extend(check_options(rules, request.options, showdown=True))
     if rules.check_showdown is not None:
         violations.extend(rules.check_showdown(request))
     _raise_if(violations)

@@ -134,6 +134,49 @@ def test_tonk_showdown_prints_signed_payouts(capsys: pytest.CaptureFixture[str])
     assert payouts == {"ann": "-1", "bob": "-1", "cy": "+2"}
 
 
+SHOWDOWN_DEAL = [
+    "showdown", "--game", "tonk", "--ending", "deal", "--ender", "ann",
+    "--seat", "ann:Ac,2c,3d,2h,Ad", "--seat", "bob:Kd,Qd,Jd,5h,6h",
+]  # fmt: skip
+EVAL_SPADES = ["eval", "--game", "tonk-spades", "Ah", "Ks", "2s", "3d", "4c"]
+
+
+def payouts_of(out: str) -> dict[str, str]:
+    return {
+        line.split()[0]: line.split()[1]
+        for line in out.splitlines()
+        if line.split()[-1:] and line.split()[-1][0] in "+-"
+    }
+
+
+def test_a_deal_ending_pays_the_ender_by_its_bonus(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *SHOWDOWN_DEAL)
+    assert code == EXIT_OK and "ending: deal by ann" in out
+    assert payouts_of(out) == {"ann": "+3", "bob": "-3"}
+
+
+def test_texas_and_six_card_tonk_flags_reach_the_settlement(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    drop = ["showdown", "--game", "tonk", "--ending", "drop", "--ender", "dan",
+            "--seat", "dan:Tc", "--seat", "lo:5c", "--seat", "mid:8c", "--texas"]  # fmt: skip
+    code, out, _ = in_process(capsys, *drop)
+    assert code == EXIT_OK and "options: texas" in out
+    assert payouts_of(out) == {"dan": "-2", "lo": "+3", "mid": "-1"}
+    five = ["showdown", "--game", "tonk", "--ending", "tonk", "--ender", "ann",
+            "--seat", "ann:2c,3c,4c,5c,6c", "--seat", "bob:Kd", "--six-card-tonk"]  # fmt: skip
+    code, out, _ = in_process(capsys, *five)
+    assert code == EXIT_OK and "options: six-card-tonk" in out
+    assert payouts_of(out) == {"ann": "+1", "bob": "-1"} and "paid as an out" in out
+
+
+def test_eval_tonk_spades_prints_the_highest_spade(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = in_process(capsys, *EVAL_SPADES)
+    assert code == EXIT_OK
+    assert "Highest spade Ks" in out.splitlines()
+    assert "highest spade  Ks" in out.splitlines()
+
+
 def test_flop_a_showdown_shows_each_declaration(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = in_process(capsys, *SHOWDOWN_FLOP_A)
     assert code == EXIT_OK
@@ -176,8 +219,24 @@ def test_unknown_game_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> No
 
 @pytest.mark.parametrize(
     "argv",
-    [EVAL_TONK, SHOWDOWN_NUMBERS, SHOWDOWN_TONK, SHOWDOWN_FLOP_A, ["games"]],
-    ids=["eval", "showdown-numbers", "showdown-tonk", "showdown-flop-a", "games"],
+    [
+        EVAL_TONK,
+        SHOWDOWN_NUMBERS,
+        SHOWDOWN_TONK,
+        SHOWDOWN_FLOP_A,
+        ["games"],
+        SHOWDOWN_DEAL,
+        EVAL_SPADES,
+    ],
+    ids=[
+        "eval",
+        "showdown-numbers",
+        "showdown-tonk",
+        "showdown-flop-a",
+        "games",
+        "deal",
+        "tonk-spades",
+    ],
 )
 def test_server_and_in_process_print_the_same(
     argv: list[str], target: str, capsys: pytest.CaptureFixture[str]

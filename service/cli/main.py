@@ -188,14 +188,28 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
         metavar="CARD",
         help="Tonk: a spread already on the table, e.g. --spread 5h 6h 7h (repeat for more)",
     )
-    parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
+    parser.add_argument(
+        "--ace-low", action="store_true", help="High Card: aces rank low; Tonk spades: the ace "
+        "is the lowest spade"
+    )  # fmt: skip
     parser.add_argument(
         "--hit-runs-only", action="store_true", help="Tonk: table sets may not be hit"
+    )
+    parser.add_argument("--texas", action="store_true", help="Tonk showdowns: Texas Tonk payouts")
+    parser.add_argument(
+        "--six-card-tonk",
+        action="store_true",
+        help="Tonk showdowns: a tonk of fewer than six cards is paid as an out",
     )
 
 
 def _options(args: argparse.Namespace) -> pb.Options:
-    return pb.Options(ace_low=args.ace_low, hit_runs_only=args.hit_runs_only)
+    return pb.Options(
+        ace_low=args.ace_low,
+        hit_runs_only=args.hit_runs_only,
+        texas=args.texas,
+        six_card_tonk=args.six_card_tonk,
+    )
 
 
 def _print(message: Message, text: str, as_json: bool) -> None:
@@ -310,9 +324,13 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         help="Flop-A: what a player declares",
     )
     parser.add_argument(
-        "--ending", type=_ending_arg, help="Tonk: how the game ended (tonk, out, drop, stock-out)"
+        "--ending",
+        type=_ending_arg,
+        help="Tonk: how the game ended (tonk, out, drop, stock-out, deal)",
     )
-    parser.add_argument("--ender", default="", help="Tonk: who tonked, went out or dropped")
+    parser.add_argument(
+        "--ender", default="", help="Tonk: who tonked, went out, dropped or declared a deal bonus"
+    )
     _add_common(parser)
     parser.set_defaults(run=_run_showdown)
 

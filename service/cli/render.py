@@ -71,7 +71,7 @@ def _setting_lines(
     if spreads:
         laid = ", ".join(f"[{i}] {cards(s.cards)}" for i, s in enumerate(spreads))
         lines.append(f"table spreads: {laid}")
-    chosen = [name for name in ("ace_low", "hit_runs_only") if getattr(options, name)]
+    chosen = [field.name for field in options.DESCRIPTOR.fields if getattr(options, field.name)]
     if chosen:
         lines.append("options: " + ", ".join(n.replace("_", "-") for n in chosen))
     return lines

@@ -22,6 +22,7 @@ the ``google.rpc.BadRequest`` field violations.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
@@ -107,7 +108,8 @@ def parse_declaration(value: Declaration | str) -> Declaration:
 
 
 def parse_ending(value: TonkEnding | str) -> TonkEnding:
-    """``"tonk"``, ``"out"``, ``"drop"``, ``"stock-out"`` (any case) or a ``TonkEnding``."""
+    """``"tonk"``, ``"out"``, ``"drop"``, ``"stock-out"``, ``"deal"`` (any case) or a
+    ``TonkEnding``."""
     if isinstance(value, TonkEnding):
         return value
     result: TonkEnding = _parse_member(value, TonkEnding, "ending")
@@ -139,7 +141,7 @@ def _options_proto(options: OptionsIn) -> pb.Options:
         return pb.Options()
     if isinstance(options, pb.Options):
         return options
-    return pb.Options(ace_low=options.ace_low, hit_runs_only=options.hit_runs_only)
+    return pb.Options(**dataclasses.asdict(options))
 
 
 def _spreads_proto(spreads: Sequence[CardsIn]) -> list[pb.Spread]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import itertools
 import re
 import typing
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -94,16 +95,16 @@ def game_value(game: Game) -> pb.Game.ValueType:
     return value
 
 
+_OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Options))
+"""The ``Options`` fields, which are the wire ``Options`` fields by name."""
 _OPTIONS = {
-    (ace_low, hit_runs_only): Options(ace_low=ace_low, hit_runs_only=hit_runs_only)
-    for ace_low in (False, True)
-    for hit_runs_only in (False, True)
+    flags: Options(*flags) for flags in itertools.product((False, True), repeat=len(_OPTION_NAMES))
 }
 """Every Options there is (frozen, so shared): no construction per request."""
 
 
 def to_options(options: pb.Options) -> Options:
-    return _OPTIONS[options.ace_low, options.hit_runs_only]
+    return _OPTIONS[tuple(getattr(options, name) for name in _OPTION_NAMES)]
 
 
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
@@ -164,6 +165,19 @@ def _is_card(field: FieldDescriptor, item: Any) -> bool:
     return field.type == FieldDescriptor.TYPE_STRING and item is int
 
 
+def _is_card_or_none(field: FieldDescriptor, item: Any) -> bool:
+    """A card id or None in the core (``SpadesDetail.highest``), card text or empty on the wire."""
+    return field.type == FieldDescriptor.TYPE_STRING and item == int | None
+
+
+def _card_or_empty(card: int | None) -> str:
+    return "" if card is None else card_text(card)
+
+
+def _card_or_none(text: str) -> int | None:
+    return parse_card(text) if text else None
+
+
 def _to_wire(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
     """How one core field becomes the wire's ``field`` (``kind``: the core's type hint)."""
     item = _item(field, kind)
@@ -179,6 +193,8 @@ def _to_wire(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
         one = ENUM_MAPS[item].to_proto.__getitem__
     elif _is_card(field, item):
         one = card_text
+    elif _is_card_or_none(field, item):
+        one = _card_or_empty
     else:
         one = _same
     if field.is_repeated:
@@ -201,6 +217,8 @@ def _to_core(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
         one = ENUM_MAPS[item].to_core.__getitem__
     elif _is_card(field, item):
         one = parse_card
+    elif _is_card_or_none(field, item):
+        one = _card_or_none
     else:
         one = _same
     if field.is_repeated:

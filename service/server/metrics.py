@@ -8,8 +8,10 @@ count each message) and the ``grpc_server_handling_seconds`` histogram (no code 
 The evaluator's methods start at zero with code OK, so rates exist before the first call.
 
 The service's own, ``handeval_*``: hands evaluated, evaluation errors (by game and reason),
-batch size and evaluation time (by game), table build time, build info, worker restarts and
-live workers. ``game`` is the proto enum name without ``GAME_``, lower case; never cards.
+batch size and evaluation time (by game), showdowns by how the game ended
+(``handeval_tonk_endings_total``, labelled with the outcome's ``ending``), table build time,
+build info, worker restarts and live workers. ``game`` is the proto enum name without
+``GAME_``, lower case; never cards.
 
 prometheus_client picks its value store when it is first imported: in memory, or files in
 ``PROMETHEUS_MULTIPROC_DIR`` (several worker processes). So this module imports it only
@@ -50,6 +52,13 @@ GAMES: dict[int, str] = {
     for value in pb.DESCRIPTOR.enum_types_by_name["Game"].values
 }
 """The ``game`` label of each Game enum number; any other number is ``unknown``."""
+
+ENDINGS = tuple(
+    value.name.removeprefix("TONK_ENDING_").lower()
+    for value in pb.DESCRIPTOR.enum_types_by_name["TonkEnding"].values
+    if value.number
+)
+"""The ``ending`` labels that start at zero: the wire's endings, lower case."""
 
 _GRPC = ("grpc_type", "grpc_service", "grpc_method")
 _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10)
@@ -150,6 +159,13 @@ class Instruments:
         self.workers = gauge(
             "handeval_workers", "Server processes alive.", multiprocess_mode="livesum"
         )
+        self.endings = counter(
+            "handeval_tonk_endings_total",
+            "Showdowns settled, by how the game ended (the outcome's ending).",
+            ("ending",),
+        )
+        for ending in ENDINGS:
+            self.endings.labels(ending)
         self._game_hands = {game: self.hands.labels(label) for game, label in GAMES.items()}
         self._game_seconds = {game: self.evaluation.labels(label) for game, label in GAMES.items()}
         self.methods = {
@@ -208,6 +224,12 @@ def record_error(game: int, reason: str) -> None:
     (``invalid_argument``, ``resource_exhausted``, ``deadline_exceeded``, ``internal``...)."""
     if _active is not None:
         _active.errors.labels(GAMES.get(game, "unknown"), reason).inc()
+
+
+def record_ending(ending: str) -> None:
+    """A settled showdown that ended as ``ending`` (its outcome's); nothing when empty."""
+    if _active is not None and ending:
+        _active.endings.labels(ending).inc()
 
 
 def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:

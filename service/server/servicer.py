@@ -314,6 +314,7 @@ def _list_games(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
 
 def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
     outcome = showdown(convert.to_showdown_request(request))
+    metrics.record_ending(outcome.ending)
     return convert.to_showdown_response(outcome, request.game, request.request_id)
 
 

@@ -100,6 +100,7 @@ def test_a_batch_scores_each_hand_as_evaluate_does(
     game: Game, rng: random.Random, count: int, shared: bool, options: Options
 ) -> None:
     rules = GAMES[game]
+    options = read_options(rules, options)
     if shared:
         table = random_table(rules, rng)
         deals = [(random_hand(rules, rng, table), table) for _ in range(count)]
@@ -112,6 +113,12 @@ def test_a_batch_scores_each_hand_as_evaluate_does(
         game, hands, rules.hand_max, tables, rules.table_max, options, max_hands=100
     )
     assert_same(got, one_by_one(rules, deals, options))
+
+
+def read_options(rules: GameRules, options: Options) -> Options:
+    """``options`` with only those a batch of this game reads left on (the rest are refused)."""
+    reads = [o for o in rules.options if o not in rules.showdown_options]
+    return Options(**{name: getattr(options, name) for name in reads})
 
 
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)

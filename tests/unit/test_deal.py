@@ -27,6 +27,7 @@ FULL_DEALS = {
     Game.POKER_HIGH: (7, 0),
     Game.NOT_POKER: (6, 0),
     Game.TONK: (10, 0),
+    Game.TONK_SPADES: (9, 0),
 }
 
 

@@ -6,14 +6,16 @@ reports all of them.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from evaluators.batch import read_batch
 from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
-from evaluators.inputs import Declaration, Game, HandRequest, ShowdownRequest
+from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.validation import SeatText, read_hand, read_showdown, rules_for
 
 DISCARD_GAMES = [Game.NUMBERS, Game.FLORIDA_BINGO, Game.FLOP_A, Game.THREE_THIRTY_THREE]
@@ -73,6 +75,7 @@ VALID: dict[Game, tuple[list[str], list[str], list[list[str]]]] = {
     Game.POKER_HIGH: (["Ah", "Kh"], ["Qh", "Jh", "Th"], []),
     Game.NOT_POKER: (["Ah", "Ad", "X1", "X2", "3c", "9s"], [], []),
     Game.TONK: (["Ah", "2c", "3d"], [], []),
+    Game.TONK_SPADES: (["Ah", "2c", "3d", "4s", "5h"], [], []),
 }
 
 
@@ -465,3 +468,71 @@ def test_canonical_text_reads_as_the_full_checks_read_it(
         game, [card_text(c).lower() for c in hand], [card_text(c).lower() for c in table]
     )
     assert canonical == lower
+
+
+# --- options a game does not read ----------------------------------------------------------
+
+OPTION_NAMES = [f.name for f in dataclasses.fields(Options)]
+
+
+def _only(name: str) -> Options:
+    return Options(**{name: True})
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+@pytest.mark.parametrize("name", OPTION_NAMES)
+def test_an_evaluation_refuses_every_option_the_game_does_not_read_in_one(
+    game: Game, name: str
+) -> None:
+    rules = rules_for(game)
+    reads = [o for o in rules.options if o not in rules.showdown_options]
+    hand, table, spreads = VALID[game]
+    if name in reads:
+        assert read_hand(game, hand, table, spreads, _only(name)).options == _only(name)
+        return
+    with pytest.raises(InvalidRequest) as error:
+        read_hand(game, hand, table, spreads, _only(name))
+    (violation,) = error.value.violations
+    assert violation.field == f"options.{name}"
+    assert violation.message.endswith(
+        "reads only: " + ", ".join(reads) if reads else "reads no options"
+    )
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_a_batch_refuses_an_option_the_game_does_not_read(game: Game) -> None:
+    rules = rules_for(game)
+    unread = [o for o in OPTION_NAMES if o not in rules.options or o in rules.showdown_options]
+    hand, table, _ = VALID[game]
+    for name in unread:
+        with pytest.raises(InvalidRequest) as error:
+            read_batch(game, bytes(ids(*hand)), len(hand), bytes(ids(*table)), len(table),
+                       _only(name), 10)  # fmt: skip
+        assert fields(error.value.violations) == [f"options.{name}"]
+
+
+def test_a_tonk_showdown_reads_texas_and_six_card_tonk_and_an_evaluation_does_not() -> None:
+    seats: list[SeatText] = [("ann", ["2c", "3c", "4c"], None), ("bob", ["Kd"], None)]
+    for name in ("texas", "six_card_tonk", "hit_runs_only"):
+        request = read_showdown(Game.TONK, seats, options=_only(name), ending=TonkEnding.DROP,
+                                ender="ann")  # fmt: skip
+        assert request.options == _only(name)
+    with pytest.raises(InvalidRequest) as error:
+        read_hand(Game.TONK, ["2c", "3c", "4c"], options=_only("texas"))
+    assert error.value.violations == (
+        Violation(
+            "options.texas",
+            "Tonk reads texas only in a showdown; an evaluation reads only: hit_runs_only",
+        ),
+    )
+
+
+def test_a_showdown_of_another_game_refuses_the_tonk_house_rules() -> None:
+    seats: list[SeatText] = [("ann", ["Ah", "Kh"], None), ("bob", ["2c", "2d"], None)]
+    with pytest.raises(InvalidRequest) as error:
+        read_showdown(Game.POKER_HIGH, seats, ["Qh", "Jh", "Th"],
+                      options=Options(texas=True, six_card_tonk=True))  # fmt: skip
+    assert fields(error.value.violations) == ["options.texas", "options.six_card_tonk"]
+    assert "Poker high does not read texas; this game reads no options" in [
+        v.message for v in error.value.violations
+    ]

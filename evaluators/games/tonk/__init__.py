@@ -20,7 +20,10 @@ SUMMARY = (
     "hit a spread on the table (option hit_runs_only: runs only). Deadwood is the least "
     "sum of points left after the best spreads and hits; a tonk lays down the whole hand. "
     "Strength: fewer points is stronger (a drop compares points). Showdowns settle in "
-    "stakes: tonk 2 from everyone, out 1, drop (caught droppers pay double), stock out."
+    "stakes: tonk 2 from everyone, out 1, drop (caught droppers pay double), stock out, "
+    "deal (a dealt bonus: nine or less 3, thirteen or less 2, fifty or forty-nine 1). "
+    "Showdown house rules: texas (Texas Tonk payouts), six_card_tonk (a tonk of fewer "
+    "than six cards is paid as an out)."
 )
 
 
@@ -55,7 +58,8 @@ RULES = GameRules(
     headline=deadwood.headline,
     figures=figures,
     pots=(),
-    options=("hit_runs_only",),
+    options=("hit_runs_only", "texas", "six_card_tonk"),
+    showdown_options=("texas", "six_card_tonk"),
     check_spread=deadwood.check_spread,
     check_showdown=settlement.check_ending,
     empty_hand_allowed=settlement.empty_hand_allowed,

@@ -27,6 +27,8 @@ from evaluators.results import (
     ShowdownOutcome,
     TonkDetail,
 )
+from evaluators.scoring import evaluate
+from evaluators.validation import read_hand
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import convert
 
@@ -38,8 +40,6 @@ PROTO_ENUMS = {
     NotPokerCategory: (pb.NotPokerCategory, "NOT_POKER_CATEGORY_"),
     DealBonus: (pb.DealBonus, "DEAL_BONUS_"),
 }
-NOT_IN_THE_CORE_YET = {"GAME_TONK_SPADES", "TONK_ENDING_DEAL"}
-"""Proto values the contract promises and the core does not score yet (read as missing)."""
 
 
 def ids(text: str) -> tuple[int, ...]:
@@ -53,8 +53,7 @@ def test_every_enum_maps_by_name_onto_every_proto_value_but_unspecified(core: ty
     assert {proto.Name(v): m.name for m, v in mapping.to_proto.items()} == {
         prefix + m.name: m.name for m in core
     }
-    promised = {v for v in proto.values() if proto.Name(v) not in NOT_IN_THE_CORE_YET}
-    assert set(mapping.to_core) == promised - {0}
+    assert set(mapping.to_core) == set(proto.values()) - {0}
 
 
 def test_an_unspecified_or_unknown_game_reads_as_missing() -> None:
@@ -205,7 +204,32 @@ def test_list_games_carries_every_registry_entry() -> None:
     reply = convert.to_list_games(GAMES.values())
     assert [convert.to_game(g.game) for g in reply.games] == list(GAMES)
     tonk = next(g for g in reply.games if g.game == pb.GAME_TONK)
-    assert list(tonk.pots) == [] and list(tonk.options) == ["hit_runs_only"]
+    assert list(tonk.pots) == []
+    assert list(tonk.options) == ["hit_runs_only", "texas", "six_card_tonk"]
+    spades = next(g for g in reply.games if g.game == pb.GAME_TONK_SPADES)
+    assert (spades.name, spades.hand_min, spades.hand_max, spades.table_max) == (
+        "Tonk spades",
+        5,
+        9,
+        0,
+    )
+    assert list(spades.pots) == ["spades"] and list(spades.options) == ["ace_low"]
+    assert not spades.jokers and spades.summary
+
+
+def test_every_options_field_converts_by_name() -> None:
+    wire = pb.Options(ace_low=True, hit_runs_only=False, texas=True, six_card_tonk=True)
+    assert convert.to_options(wire) == Options(
+        ace_low=True, hit_runs_only=False, texas=True, six_card_tonk=True
+    )
+
+
+def test_a_spades_detail_without_a_spade_is_empty_text_and_back() -> None:
+    for hand, highest in (("Ah Ks 2s 3d 4c", "Ks"), ("Ah Kh 2h 3d 4c", "")):
+        evaluation = evaluate(read_hand(Game.TONK_SPADES, hand.split()))
+        wire = convert.to_evaluation(evaluation, pb.GAME_TONK_SPADES)
+        assert wire.spades.highest == highest
+        assert convert.from_evaluation(wire) == evaluation
 
 
 def _bad_request(status: object) -> list[error_details_pb2.BadRequest.FieldViolation]:
