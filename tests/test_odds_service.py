@@ -53,7 +53,7 @@ def test_odds_over_the_wire_equal_the_core_in_process(
     reply = client.send_odds(request)
     assert reply == in_process(request)
     assert (reply.request_id, reply.game) == (game, request.game)
-    assert [s.player for s in reply.seats] == [seat[0] for seat in seats]
+    assert [s.player for s in reply.seats] == [s.player for s in request.seats]
     assert reply.exact == (samples == 0)
     assert (reply.standard_error == 0) == reply.exact
     assert sum(s.share for s in reply.seats) + reply.redeal == pytest.approx(1)
