@@ -18,9 +18,19 @@ import pytest
 
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
+from evaluators.registry import GAMES
 from service.cli.load import clean
 from service.cli.main import main
-from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, build_pool, run_load
+from service.client.load import (
+    ODDS_SAMPLES,
+    LoadError,
+    LoadReport,
+    LoadSpec,
+    Progress,
+    Rpc,
+    build_pool,
+    run_load,
+)
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import convert
 from tests.conftest import ROOT, ServerProcess, server_env
@@ -115,7 +125,8 @@ def test_a_run_bounded_by_requests_makes_exactly_that_many_and_all_valid_hands_a
 def test_the_bad_share_is_refused_invalid_argument_one_for_one(
     server: ServerProcess, rpc: Rpc
 ) -> None:
-    report = run_load(_spec(server.target, rpc=rpc, game=Game.TONK, requests=400, bad_share=0.2))
+    game = Game.NUMBERS if rpc is Rpc.ODDS else Game.TONK  # Tonk has no odds
+    report = run_load(_spec(server.target, rpc=rpc, game=game, requests=400, bad_share=0.2))
     _assert_adds_up(report)
     assert report.bad_sent == 80
     assert report.codes == {"OK": 320, "INVALID_ARGUMENT": 80}
@@ -295,3 +306,28 @@ def test_streams_cut_by_connection_age_resend_their_unanswered_request(
     _assert_adds_up(report)
     assert report.requests > 0
     assert report.codes == {"OK": report.requests}
+
+
+# --- Odds ------------------------------------------------------------------------------
+
+ODDS_GAMES = [game for game in Game if convert.serves_odds(GAMES[game])]
+
+
+@pytest.mark.parametrize("game", ODDS_GAMES)
+def test_the_odds_pool_is_sampled_requests_whose_bad_ones_alone_are_refused(game: Game) -> None:
+    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.ODDS, game=game, requests=40, bad_share=0.25))
+    assert sum(pool.bad) == 10
+    for payload, bad in zip(pool.payloads, pool.bad, strict=True):
+        request = pb.OddsRequest.FromString(payload)
+        assert request.samples == ODDS_SAMPLES
+        assert request.seats[0].unknown == 0 < request.seats[1].unknown
+        if bad:
+            with pytest.raises(InvalidRequest):
+                convert.to_odds_request(request)
+        else:
+            convert.to_odds_request(request)
+
+
+def test_odds_load_of_a_game_without_odds_is_refused() -> None:
+    with pytest.raises(LoadError, match="Odds does not serve Tonk"):
+        _spec("127.0.0.1:1", rpc=Rpc.ODDS, game=Game.TONK).check()

@@ -132,3 +132,16 @@ def test_node_reads_field_violations_like_python(
     assert node_output["invalid"]["code"] == "INVALID_ARGUMENT"
     assert node_output["invalid"]["violations"] == want
     assert {v["field"] for v in want} == {"hand[1]", "hand[2]"}
+
+
+def test_node_odds_equal_the_python_client(
+    node_output: dict[str, Any], client: HandevalClient
+) -> None:
+    reply = client.odds("poker-high", {"alice": "As Ks", "bob": "?2"}, table="2c 7d 9h")
+    want = {
+        "exact": reply.exact,
+        "runouts": reply.runouts,
+        "seats": [{"player": s.player, "share": s.share} for s in reply.seats],
+    }
+    assert node_output["odds"] == want
+    assert (want["exact"], want["runouts"]) == (True, 1_070_190)

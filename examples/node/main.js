@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // A game server in Node.js calling handeval: scores hands, settles showdowns, sends a
-// batch and a stream, checks health, and reads the field violations of a bad request.
+// batch and a stream, asks the odds, checks health, and reads the field violations of a
+// bad request.
 //
 //   npm ci && node main.js --target localhost:50051 [--json]
 //
@@ -150,6 +151,17 @@ async function main() {
     ...(r.error ? { error_code: r.error.code, error: r.error.message } : summary(r)),
   }));
 
+  const odds = await call(handeval, 'Odds', {
+    game: 'GAME_POKER_HIGH',
+    table: ['2c', '7d', '9h'],
+    seats: [{ player: 'alice', hand: ['As', 'Ks'] }, { player: 'bob', unknown: 2 }],
+  });
+  out.odds = {
+    exact: odds.exact,
+    runouts: Number(odds.runouts),
+    seats: odds.seats.map((s) => ({ player: s.player, share: s.share })),
+  };
+
   try {
     await call(handeval, 'Evaluate', { game: 'GAME_NUMBERS', hand: ['Ah', 'Zz', 'Ah'] });
     out.invalid = { unexpected: 'accepted' };
@@ -171,6 +183,8 @@ async function main() {
   for (const p of out.showdown.tonk.payouts) console.log(`  ${p.player.padEnd(6)} ${String(p.stakes).padStart(3)}`);
   console.log(`batch poker values (rank_class): ${out.batch.value.join(', ')}`);
   for (const s of out.stream) console.log(`stream ${s.request_id}: ${s.description ?? `error ${s.error_code}: ${s.error}`}`);
+  console.log(`odds poker high, ${out.odds.exact ? 'exact' : 'sampled'} over ${out.odds.runouts} run-outs:`);
+  for (const s of out.odds.seats) console.log(`  ${s.player.padEnd(6)} ${(s.share * 100).toFixed(2)}%`);
   console.log(`invalid request: ${out.invalid.code}`);
   for (const v of out.invalid.violations || []) console.log(`  ${v.field}: ${v.description}`);
 }

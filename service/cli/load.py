@@ -82,7 +82,8 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
         "--rpc",
         choices=[r.value for r in Rpc],
         default=Rpc.EVALUATE.value,
-        help="evaluate (unary), stream (EvaluateStream) or batch (EvaluateBatch); default evaluate",
+        help="evaluate (unary), stream (EvaluateStream), batch (EvaluateBatch) or odds (Odds, "
+        "sampled); default evaluate",
     )
     parser.add_argument("--game", type=_game, default=Game.POKER_HIGH, help="default poker-high")
     parser.add_argument(

@@ -1,6 +1,6 @@
-"""The ``handeval`` command: serve, eval, showdown, games, load, protos.
+"""The ``handeval`` command: serve, eval, showdown, odds, games, load, protos.
 
-``eval``, ``showdown`` and ``games`` answer from a server when given ``--target`` and from
+``eval``, ``showdown``, ``odds`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
 same response message (the core's result goes through ``service.server.convert`` exactly as the
 server's does) and print it with ``service.cli.render``, so their output is identical.
@@ -34,6 +34,7 @@ from service.client.typed_client import (
     HandevalClient,
     HandevalError,
     evaluate_request,
+    odds_request,
     parse_declaration,
     parse_ending,
     parse_game,
@@ -53,6 +54,8 @@ class Answerer(Protocol):
     def send_evaluate(self, request: pb.EvaluateRequest) -> pb.Evaluation: ...
 
     def send_showdown(self, request: pb.ShowdownRequest) -> pb.ShowdownResponse: ...
+
+    def send_odds(self, request: pb.OddsRequest) -> pb.OddsResponse: ...
 
     def list_games(self) -> pb.ListGamesResponse: ...
 
@@ -83,6 +86,20 @@ class InProcess:
         return convert.to_showdown_response(
             scoring.showdown(core_request), request.game, request.request_id
         )
+
+    def send_odds(self, request: pb.OddsRequest) -> pb.OddsResponse:
+        """With the server's default limits; over them, the RESOURCE_EXHAUSTED a server's
+        refusal would raise."""
+        from evaluators.odds import TooManySamples, odds
+        from service.server import convert
+
+        with _refusals():
+            core_request = convert.to_odds_request(request)
+        try:
+            result = odds(core_request, request.samples, request.seed)
+        except TooManySamples as error:
+            raise HandevalError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)) from None
+        return convert.to_odds_response(result, request.game, request.request_id)
 
     def list_games(self) -> pb.ListGamesResponse:
         from evaluators.registry import GAMES
@@ -203,6 +220,17 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_declaration(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--declaration",
+        type=_declaration_arg,
+        action="append",
+        default=[],
+        metavar="PLAYER:HIGH|LOW|BOTH",
+        help="Flop-A: what a player declares",
+    )
+
+
 def _options(args: argparse.Namespace) -> pb.Options:
     return pb.Options(
         ace_low=args.ace_low,
@@ -315,14 +343,7 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         metavar="PLAYER:CARDS",
         help="a seat: alice:Ah,Kd,2c (repeat for every player)",
     )
-    parser.add_argument(
-        "--declaration",
-        type=_declaration_arg,
-        action="append",
-        default=[],
-        metavar="PLAYER:HIGH|LOW|BOTH",
-        help="Flop-A: what a player declares",
-    )
+    _add_declaration(parser)
     parser.add_argument(
         "--ending",
         type=_ending_arg,
@@ -333,6 +354,77 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
     )
     _add_common(parser)
     parser.set_defaults(run=_run_showdown)
+
+
+def _run_odds(args: argparse.Namespace) -> int:
+    declarations = dict(args.declaration)
+    seats = [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
+    request = odds_request(
+        args.game,
+        seats,
+        _cards_arg(args.table),
+        _cards_arg(args.dead),
+        pb.Options(ace_low=args.ace_low),
+        samples=args.samples,
+        seed=args.seed,
+    )
+    answerer, close = _connect(args)
+    try:
+        response = answerer.send_odds(request)
+    finally:
+        close()
+    _print(response, render.render_odds(request, response), args.json)
+    return EXIT_OK
+
+
+def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """``handeval odds --game numbers --seat alice:7h,2c,Kd,9s,3h --seat bob:?5 --table 2d Kh``."""
+    parser = subparsers.add_parser(
+        "odds",
+        help="each seat's chances over the cards still to come",
+        description="Each seat's chances in a showdown whose cards are still to come, e.g. "
+        "handeval odds --game poker-high --seat alice:As,Ks --seat bob:?2 --table 2c 7d 9h",
+    )
+    parser.add_argument(
+        "--game", type=_game_arg, required=True, help="numbers, poker-high, ... (see games)"
+    )
+    parser.add_argument(
+        "--seat",
+        type=_player_arg,
+        action="append",
+        default=[],
+        required=True,
+        metavar="PLAYER:CARDS",
+        help="a seat's known cards, ?N for N cards nobody knows: alice:7h,2c,?3, bob:?5 "
+        "(repeat for every player)",
+    )
+    _add_declaration(parser)
+    parser.add_argument(
+        "--table",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="CARD",
+        help="table cards turned so far, in order",
+    )
+    parser.add_argument(
+        "--dead",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="CARD",
+        help="cards seen and out of play (folded, burned)",
+    )
+    parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
+    parser.add_argument(
+        "--samples",
+        type=int,
+        default=0,
+        help="run-outs to sample (default 0: every run-out when the server's limit allows)",
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sampled run-outs")
+    _add_common(parser)
+    parser.set_defaults(run=_run_odds)
 
 
 def _run_games(args: argparse.Namespace) -> int:
@@ -409,6 +501,7 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
     add_serve,
     add_eval,
     add_showdown,
+    add_odds,
     add_games,
     add_load,
     add_protos,

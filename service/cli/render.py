@@ -131,6 +131,45 @@ def render_showdown(request: pb.ShowdownRequest, response: pb.ShowdownResponse) 
     return "\n".join(lines)
 
 
+def percent(probability: float) -> str:
+    return f"{probability * 100:.2f}%"
+
+
+def render_odds(request: pb.OddsRequest, response: pb.OddsResponse) -> str:
+    """Seats with their known cards (``?`` for each unknown one), share of the whole pot,
+    chance of taking (part of) each pot and of an instant win, all in per cent; then the
+    redeal chance when there is one, and whether every run-out was counted or a sample."""
+    lines = [f"{game_slug(request.game)} odds"]
+    lines += _setting_lines(request.table, (), request.options)
+    if request.dead:
+        lines.append(f"dead: {cards(request.dead)}")
+    hands = {seat.player: seat for seat in request.seats}
+    declared = any(seat.declaration for seat in request.seats)
+    pots = [pot.pot for pot in response.seats[0].pots] if response.seats else []
+    rows = []
+    for odds in response.seats:
+        seat = hands.get(odds.player, pb.Seat())
+        row = [odds.player, cards([*seat.hand, *["?"] * seat.unknown])]
+        if declared:
+            row.append(enum_text(pb.Declaration, seat.declaration, "DECLARATION_"))
+        row.append(percent(odds.share))
+        row += [percent(pot.win) for pot in odds.pots]
+        rows.append([*row, percent(odds.instant_win)])
+    header = ["player", "hand", *(["declares"] if declared else []), "share"]
+    lines += ["", table(rows, [*header, *(f"{pot} win" for pot in pots), "instant win"])]
+    lines.append("")
+    if response.redeal:
+        lines.append(f"redeal: {percent(response.redeal)}")
+    if response.exact:
+        lines.append(f"exact: every one of {response.runouts:,} run-outs")
+    else:
+        lines.append(
+            f"sampled: {response.runouts:,} run-outs (seed {request.seed}), standard error "
+            f"{response.standard_error * 100:.3f} points"
+        )
+    return "\n".join(lines)
+
+
 def render_games(response: pb.ListGamesResponse) -> str:
     """Every game: the name ``--game`` takes, its name and number, sizes, pots, options."""
 

@@ -3,9 +3,10 @@
 ``run_load(LoadSpec(...)) -> LoadReport``. ``concurrency`` worker threads each keep one
 call in flight (``evaluate``: unary ``Evaluate``; ``stream``: one ``EvaluateStream`` per
 worker, one request at a time, each reply timed; ``batch``: ``EvaluateBatch`` of
-``batch_size`` hands) until ``requests`` calls have been made in all or ``duration_s``
-has passed, whichever comes first; a spec with neither is refused. A call in flight when
-time is up finishes (within ``timeout_s``) and counts.
+``batch_size`` hands; ``odds``: ``Odds`` of two seats, one known and one unknown, with part
+of the table to come, ``ODDS_SAMPLES`` run-outs sampled) until ``requests`` calls have been
+made in all or ``duration_s`` has passed, whichever comes first; a spec with neither is
+refused. A call in flight when time is up finishes (within ``timeout_s``) and counts.
 
 Requests are built before the clock starts from ``evaluators.deal`` (valid random hands
 of the game, seeded) and sent as pre-serialized bytes; unary and batch replies are not
@@ -41,12 +42,15 @@ import numpy as np
 
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
-from evaluators.inputs import Game
+from evaluators.inputs import Declaration, Game
+from evaluators.odds_games import ODDS_GAMES
+from evaluators.registry import GAMES
 from service.client.typed_client import (
     batch_request,
     channel_options,
     channel_target,
     evaluate_request,
+    odds_request,
 )
 from service.gen.handeval.v1 import handeval_pb2 as pb
 
@@ -58,6 +62,8 @@ POOL_HANDS = 200_000
 NOT_A_CARD_ID = 60
 """A byte that is no card (52, 53 are jokers, 255 pads): a bad hand in a packed batch."""
 NOT_A_CARD_TEXT = "Zz"
+ODDS_SAMPLES = 2_000
+"""Run-outs each Odds call samples: real work for the server, yet a call of milliseconds."""
 
 _CODE_NAMES: dict[int, str] = {code.value[0]: code.name for code in grpc.StatusCode}
 
@@ -72,6 +78,7 @@ class Rpc(enum.Enum):
     EVALUATE = "evaluate"
     STREAM = "stream"
     BATCH = "batch"
+    ODDS = "odds"
 
 
 class LoadError(Exception):
@@ -119,6 +126,8 @@ class LoadSpec:
             raise LoadError(f"bad share must be 0-1, not {self.bad_share}")
         if self.channels not in ("worker", "shared"):
             raise LoadError(f"channels must be worker or shared, not {self.channels!r}")
+        if self.rpc is Rpc.ODDS:
+            odds_sizes(self.game)
 
     @property
     def hands_per_request(self) -> int:
@@ -283,12 +292,47 @@ def _batch_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:
     return payloads, bad
 
 
+def odds_sizes(game: Game) -> tuple[int, int]:
+    """(cards a seat ends with, cards of the full table) in the game's Odds deal; LoadError
+    for a game Odds does not serve."""
+    dealt = ODDS_GAMES.get(game)
+    if dealt is None:
+        raise LoadError(
+            f"Odds does not serve {GAMES[game].name}: its hands are not dealt by chance"
+        )
+    return dealt.hand_max, dealt.table_size
+
+
+def _odds_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:
+    """Seat ``a`` knows its whole hand, seat ``b`` none of its own; half the table (rounded
+    down) is turned. Declarations are sent for every game (only Flop-A reads them)."""
+    hand_size, table_size = odds_sizes(spec.game)
+    dealt = deal(spec.game, count, spec.seed, hand_size=hand_size, table_size=table_size)
+    bad = _bad_positions(count, spec.bad_share, spec.seed)
+    payloads = []
+    for index in range(count):
+        hand_ids, table_ids = dealt.row(index)
+        hand = [card_text(c) for c in hand_ids]
+        table = [card_text(c) for c in table_ids[: table_size // 2]]
+        if bad[index]:
+            hand = _spoiled_texts(hand, table, index)
+        seats = [("a", hand, Declaration.BOTH), ("b", f"?{hand_size}", Declaration.HIGH)]
+        request = odds_request(
+            spec.game, seats, table, samples=ODDS_SAMPLES, seed=index, request_id=str(index)
+        )
+        payloads.append(request.SerializeToString())
+    return payloads, bad
+
+
 def build_pool(spec: LoadSpec) -> Pool:
     """The requests a run cycles through (as bytes, or messages for a stream)."""
     count = POOL_REQUESTS if spec.requests is None else min(POOL_REQUESTS, spec.requests)
     if spec.rpc is Rpc.BATCH:
         count = max(1, min(count, POOL_HANDS // spec.batch_size))
         payloads, bad = _batch_pool(spec, count)
+        return Pool(list(payloads), bad)
+    if spec.rpc is Rpc.ODDS:
+        payloads, bad = _odds_pool(spec, count)
         return Pool(list(payloads), bad)
     requests, bad = _evaluate_pool(spec, count)
     if spec.rpc is Rpc.STREAM:
@@ -449,6 +493,8 @@ def _worker(run: Run, channel: grpc.Channel, tally: Tally, failures: list[BaseEx
             _stream_worker(run, channel, tally)
         elif run.spec.rpc is Rpc.BATCH:
             _unary_worker(run, channel, "EvaluateBatch", tally)
+        elif run.spec.rpc is Rpc.ODDS:
+            _unary_worker(run, channel, "Odds", tally)
         else:
             _unary_worker(run, channel, "Evaluate", tally)
     except BaseException as failure:

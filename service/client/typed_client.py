@@ -207,6 +207,50 @@ def showdown_request(
     return request
 
 
+UNKNOWN_CARDS = re.compile(r"\?(\d*)")
+"""An Odds seat's ``?N`` (or ``?``): N cards (one) that nobody here knows."""
+
+
+def _odds_seat_proto(seat: SeatIn) -> pb.Seat:
+    """A seat whose ``?N`` cards are moved out of its hand into ``unknown``."""
+    proto = _seat_proto(seat)
+    known = []
+    for text in proto.hand:
+        if (match := UNKNOWN_CARDS.fullmatch(text)) is not None:
+            proto.unknown += int(match.group(1) or 1)
+        else:
+            known.append(text)
+    proto.ClearField("hand")
+    proto.hand.extend(known)
+    return proto
+
+
+def odds_request(
+    game: GameIn,
+    seats: Mapping[str, CardsIn] | Sequence[SeatIn],
+    table: CardsIn = (),
+    dead: CardsIn = (),
+    options: OptionsIn = None,
+    samples: int = 0,
+    seed: int = 0,
+    request_id: str = "",
+) -> pb.OddsRequest:
+    """The ``OddsRequest``; ``seats`` as ``showdown_request`` takes them, where ``?N`` among
+    a seat's cards says N cards nobody here knows: ``{"alice": "As Ks", "bob": "?2"}``,
+    ``("carol", "7h 2c ?1", "high")``. ``samples`` 0: exact when the server's limit allows."""
+    items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
+    return pb.OddsRequest(
+        game=game_proto(game),
+        seats=[_odds_seat_proto(s) for s in items],
+        table=_card_texts(table),
+        dead=_card_texts(dead),
+        options=_options_proto(options),
+        samples=samples,
+        seed=seed,
+        request_id=request_id,
+    )
+
+
 def _card_ids(
     cards: Sequence[str | int] | str, field: str, violations: list[tuple[str, str]]
 ) -> list[int]:
@@ -592,6 +636,30 @@ class HandevalClient:
     ) -> pb.ShowdownResponse:
         """``Showdown`` with a request already built (``showdown_request``)."""
         result: pb.ShowdownResponse = self._call(self._stub.Showdown, request, timeout)
+        return result
+
+    def odds(
+        self,
+        game: GameIn,
+        seats: Mapping[str, CardsIn] | Sequence[SeatIn],
+        table: CardsIn = (),
+        dead: CardsIn = (),
+        options: OptionsIn = None,
+        samples: int = 0,
+        seed: int = 0,
+        request_id: str = "",
+        *,
+        timeout: float | None = None,
+    ) -> pb.OddsResponse:
+        """Each seat's chances over the cards still to come (``Odds``; see ``odds_request``)."""
+        request = odds_request(game, seats, table, dead, options, samples, seed, request_id)
+        return self.send_odds(request, timeout=timeout)
+
+    def send_odds(
+        self, request: pb.OddsRequest, *, timeout: float | None = None
+    ) -> pb.OddsResponse:
+        """``Odds`` with a request already built (``odds_request``)."""
+        result: pb.OddsResponse = self._call(self._stub.Odds, request, timeout)
         return result
 
     def list_games(self, *, timeout: float | None = None) -> pb.ListGamesResponse:

@@ -138,6 +138,7 @@ def build_server(
         pool,
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
+        settings.odds_limits(),
     )
     handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

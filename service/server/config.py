@@ -19,6 +19,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from evaluators.odds import OddsLimits
 from service.server.logs import LEVELS
 
 ENV_PREFIX = "HANDEVAL_"
@@ -57,6 +58,14 @@ class Settings:
     """Threads scoring batches in one process (the rest runs on the event loop)."""
     max_batch_hands: int = 100_000
     """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
+    max_exact_runouts: int = OddsLimits.max_exact_runouts
+    """An Odds request with ``samples`` 0 is enumerated exactly when it has at most this many
+    run-outs (the default makes heads-up Poker high before the flop exact), else sampled."""
+    odds_samples: int = OddsLimits.default_samples
+    """Run-outs sampled for an Odds request with ``samples`` 0 that is over
+    ``max_exact_runouts``."""
+    max_odds_samples: int = OddsLimits.max_samples
+    """Most run-outs one Odds request may ask to sample; more is RESOURCE_EXHAUSTED."""
     max_message_bytes: int = 0
     """Largest request and reply; 0 derives both from ``max_batch_hands``
     (``service.server.limits.message_limits``: 1,765,536 and 3,165,536 bytes for 100,000 hands)."""
@@ -95,6 +104,9 @@ class Settings:
     """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
     stream_idle_seconds: float = 30.0
     """An EvaluateStream with no request for this long is ended DEADLINE_EXCEEDED; 0: never."""
+
+    def odds_limits(self) -> OddsLimits:
+        return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
 
     def address(self) -> str:
         """``host:port`` as gRPC wants it (IPv6 hosts bracketed)."""
@@ -142,6 +154,11 @@ class Settings:
         if bool(self.tls_cert) != bool(self.tls_key):
             raise SettingError(
                 f"bad setting {spelled('tls_cert')} / {spelled('tls_key')}: give both or neither"
+            )
+        if self.odds_samples > self.max_odds_samples:
+            raise SettingError(
+                f"bad setting {spelled('odds_samples')}: {self.odds_samples} is over "
+                f"{spelled('max_odds_samples')} {self.max_odds_samples}"
             )
         if self.tls_client_ca and not self.tls_cert:
             raise SettingError(
@@ -236,6 +253,9 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "workers": _int_in(1),
     "threads": _int_in(1, 10_000),
     "max_batch_hands": _int_in(1),
+    "max_exact_runouts": _int_in(0),
+    "odds_samples": _int_in(1),
+    "max_odds_samples": _int_in(1),
     "max_message_bytes": _zero_or(_int_in(64 * 1024, 2**31 - 1)),
     "grace_seconds": _seconds,
     "log_level": _level,
@@ -264,6 +284,9 @@ _HELP = {
     "workers": "server processes sharing the port",
     "threads": "batch threads per process",
     "max_batch_hands": "most hands in one EvaluateBatch",
+    "max_exact_runouts": "Odds enumerates exactly up to this many run-outs, else samples",
+    "odds_samples": "run-outs Odds samples when exact is out of reach and none are asked",
+    "max_odds_samples": "most run-outs one Odds request may sample",
     "max_message_bytes": "largest request or reply in bytes (0: from --max-batch-hands)",
     "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
     "log_level": "one of " + ", ".join(LEVELS),

@@ -22,13 +22,23 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from evaluators.cards import Violation, cap, card_text, parse_card, problem_count
+from evaluators.cards import (
+    InvalidRequest,
+    Violation,
+    cap,
+    card_text,
+    parse_card,
+    problem_count,
+)
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
+from evaluators.odds import Odds
+from evaluators.odds_games import ODDS_GAMES
+from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server.request_limits import check_evaluate, check_showdown
+from service.server.request_limits import check_evaluate, check_odds, check_showdown
 
 MAX_TEXT = 400
 """Longest field path or description sent back: a caller's text is echoed in messages (the
@@ -128,21 +138,81 @@ def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
     """Parse and check a showdown: RequestTooLarge when a list or string is over its limit
     (``request_limits``), else InvalidRequest listing every problem.
 
-    An unknown declaration or ending number reads as a missing one.
+    An unknown declaration or ending number reads as a missing one. A seat's ``unknown``
+    is refused (only Odds reads it), with every other problem of the request.
     """
     check_showdown(request)
     seats: list[SeatText] = [
         (s.player, list(s.hand), _core(_DECLARATION, s.declaration, Declaration))
         for s in request.seats
     ]
-    return read_showdown(
+    unknown = [
+        Violation(
+            f"seats[{index}].unknown", f"{seat.unknown} unknown cards: only Odds reads unknown"
+        )
+        for index, seat in enumerate(request.seats)
+        if seat.unknown
+    ]
+    try:
+        parsed = read_showdown(
+            to_game(request.game),
+            seats,
+            list(request.table),
+            _spreads(request.table_spreads),
+            to_options(request.options),
+            _core(_ENDING, request.ending, TonkEnding),
+            request.ender,
+        )
+    except InvalidRequest as error:
+        raise InvalidRequest([*unknown, *error.violations]) from None
+    if unknown:
+        raise InvalidRequest(unknown)
+    return parsed
+
+
+def serves_odds(rules: GameRules) -> bool:
+    """Whether ``Odds`` serves the game (ListGames' ``odds``)."""
+    return rules.game in ODDS_GAMES
+
+
+def to_odds_request(request: pb.OddsRequest) -> OddsRequest:
+    """Parse and check an Odds request: RequestTooLarge when a list or string is over its
+    limit (``request_limits``), else InvalidRequest listing every problem. An unknown
+    declaration number reads as a missing one."""
+    check_odds(request)
+    seats: list[OddsSeatText] = [
+        (s.player, list(s.hand), s.unknown, _core(_DECLARATION, s.declaration, Declaration))
+        for s in request.seats
+    ]
+    return read_odds(
         to_game(request.game),
         seats,
         list(request.table),
-        _spreads(request.table_spreads),
+        list(request.dead),
         to_options(request.options),
-        _core(_ENDING, request.ending, TonkEnding),
-        request.ender,
+    )
+
+
+def to_odds_response(
+    result: Odds, game: pb.Game.ValueType, request_id: str = ""
+) -> pb.OddsResponse:
+    """The wire OddsResponse; ``game`` and ``request_id`` are echoed as the caller sent them."""
+    return pb.OddsResponse(
+        request_id=request_id,
+        game=game,
+        seats=[
+            pb.SeatOdds(
+                player=seat.player,
+                share=seat.share,
+                pots=[pb.PotOdds(pot=p.pot, win=p.win, share=p.share) for p in seat.pots],
+                instant_win=seat.instant_win,
+            )
+            for seat in result.seats
+        ],
+        redeal=result.redeal,
+        exact=result.exact,
+        runouts=result.runouts,
+        standard_error=result.standard_error,
     )
 
 
@@ -348,6 +418,7 @@ def to_game_info(rules: GameRules) -> pb.GameInfo:
         pots=list(rules.pots),
         options=list(rules.options),
         summary=rules.summary,
+        odds=serves_odds(rules),
     )
 
 

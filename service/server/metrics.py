@@ -9,9 +9,10 @@ The evaluator's methods start at zero with code OK, so rates exist before the fi
 
 The service's own, ``handeval_*``: hands evaluated, evaluation errors (by game and reason),
 batch size and evaluation time (by game), showdowns by how the game ended
-(``handeval_tonk_endings_total``, labelled with the outcome's ``ending``), table build time,
-build info, worker restarts and live workers. ``game`` is the proto enum name without
-``GAME_``, lower case; never cards.
+(``handeval_tonk_endings_total``, labelled with the outcome's ``ending``), Odds run-outs,
+calls by ``mode`` (``exact`` or ``sampled``) and time (by game), table build time, build
+info, worker restarts and live workers. ``game`` is the proto enum name without ``GAME_``,
+lower case; never cards.
 
 prometheus_client picks its value store when it is first imported: in memory, or files in
 ``PROMETHEUS_MULTIPROC_DIR`` (several worker processes). So this module imports it only
@@ -66,6 +67,8 @@ _LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 _EVALUATION_BUCKETS = (1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 0.001, 0.0025, 0.005, 0.01,
                        0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5)  # fmt: skip
 _BATCH_BUCKETS = (1, 10, 50, 100, 500, 1000, 5000, 10_000, 50_000, 100_000)
+_ODDS_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60)
+"""An Odds call takes from a millisecond (a river) to seconds (millions of run-outs)."""
 
 
 def grpc_type(request_streaming: bool, response_streaming: bool) -> str:
@@ -147,6 +150,22 @@ class Instruments:
             ("game",),
             buckets=_EVALUATION_BUCKETS,
         )
+        self.odds_runouts = counter(
+            "handeval_odds_runouts_total",
+            "Run-outs Odds resolved (enumerated or sampled).",
+            ("game",),
+        )
+        self.odds_calls = counter(
+            "handeval_odds_calls_total",
+            "Odds calls answered, by mode: exact (every run-out) or sampled.",
+            ("game", "mode"),
+        )
+        self.odds_seconds = histogram(
+            "handeval_odds_seconds",
+            "Time an answered Odds call spent resolving run-outs, without transport.",
+            ("game",),
+            buckets=_ODDS_BUCKETS,
+        )
         self.table_build = gauge(
             "handeval_table_build_seconds", "Seconds a lookup table took to build.", ("table",)
         )
@@ -217,6 +236,15 @@ def record_batch(game: int, hands: int) -> None:
     """One EvaluateBatch call of ``hands`` hands."""
     if _active is not None:
         _active.batch_size.labels(GAMES.get(game, "unknown")).observe(hands)
+
+
+def record_odds(game: int, exact: bool, runouts: int, seconds: float) -> None:
+    """One answered Odds call: ``runouts`` resolved, exactly or sampled, in ``seconds``."""
+    if _active is not None:
+        label = GAMES.get(game, "unknown")
+        _active.odds_runouts.labels(label).inc(runouts)
+        _active.odds_calls.labels(label, "exact" if exact else "sampled").inc()
+        _active.odds_seconds.labels(label).observe(seconds)
 
 
 def record_error(game: int, reason: str) -> None:

@@ -1,4 +1,4 @@
-"""Size limits on every list and string of an Evaluate or Showdown request (API.md: "any
+"""Size limits on every list and string of an Evaluate, Showdown or Odds request (API.md: "any
 list longer than the server's limit" is RESOURCE_EXHAUSTED, naming the limit).
 
 Checked on the protobuf message before any card is read: a list's length costs nothing
@@ -10,8 +10,8 @@ comes near it:
 
 - ``MAX_SEATS`` 54: every seat holds a card (a Tonk ender at most one empty seat), and
   the deck has 52 cards plus 2 jokers.
-- ``MAX_CARDS`` 54: any one list of cards (a hand, the table, a spread; ``dead`` when
-  Odds comes), the whole deck.
+- ``MAX_CARDS`` 54: any one list of cards (a hand, the table, a spread, Odds' ``dead``),
+  the whole deck.
 - ``MAX_SPREADS`` 18: a spread takes at least 3 cards, so 52 cards make at most 17.
 - ``MAX_CARD_CHARS`` 8: the longest card text is 3 characters (``10♠``); up to 8, a typo
   is still answered INVALID_ARGUMENT saying what a card is.
@@ -69,9 +69,16 @@ def _largest_showdown() -> pb.ShowdownRequest:
     )
 
 
+def _largest_odds() -> pb.OddsRequest:
+    widest = _largest_showdown()
+    return pb.OddsRequest(
+        seats=widest.seats, table=widest.table, dead=widest.table, request_id=widest.request_id
+    )
+
+
 MAX_REQUEST_BYTES: dict[str, int] = {
     message.DESCRIPTOR.full_name: message.ByteSize() + _SLACK_BYTES
-    for message in (_largest_evaluate(), _largest_showdown())
+    for message in (_largest_evaluate(), _largest_showdown(), _largest_odds())
 }
 """Request type (full name) -> the most bytes a request within the limits can take."""
 
@@ -134,3 +141,14 @@ def check_showdown(request: pb.ShowdownRequest) -> None:
         _cards(f"seats[{index}].hand", seat.hand)
     _cards("table", request.table)
     _spreads(request.table_spreads)
+
+
+def check_odds(request: pb.OddsRequest) -> None:
+    """Raise RequestTooLarge if any list or string of ``request`` is over its limit."""
+    _count("seats", len(request.seats), MAX_SEATS, "seats")
+    _id("request_id", request.request_id)
+    for index, seat in enumerate(request.seats):
+        _id(f"seats[{index}].player", seat.player)
+        _cards(f"seats[{index}].hand", seat.hand)
+    _cards("table", request.table)
+    _cards("dead", request.dead)

@@ -35,6 +35,7 @@ from grpc_status import rpc_status
 
 from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
+from evaluators.odds import OddsLimits, OddsStopped, TooManySamples, odds
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
@@ -46,6 +47,8 @@ from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, to
 
 Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
+DEFAULT_ODDS_LIMITS = OddsLimits()
+"""The core's limits, which are also the settings' defaults."""
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,7 @@ class HandEvaluatorServicer:
     would fail it after the handler returned, which no interceptor sees). Scoring a hand
     or a showdown takes microseconds and runs on the loop; a batch runs in ``pool``, in
     chunks (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
-    expires.
+    expires, and so does Odds (``odds_limits``), between chunks of run-outs.
     """
 
     def __init__(
@@ -124,12 +127,14 @@ class HandEvaluatorServicer:
         pool: Executor,
         max_reply_bytes: int,
         stream_idle_seconds: float,
+        odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
     ) -> None:
         self._max_batch_hands = max_batch_hands
         self._admission = admission
         self._pool = pool
         self._max_reply_bytes = max_reply_bytes
         self._stream_idle_seconds = stream_idle_seconds
+        self._odds_limits = odds_limits
 
     async def Evaluate(
         self, request: pb.EvaluateRequest | Unreadable, context: grpc.aio.ServicerContext
@@ -249,9 +254,9 @@ class HandEvaluatorServicer:
                 reply = await self._in_pool(work, request, stop)
         except InvalidRequest as error:
             problem = convert.invalid_argument(error.violations)
-        except (BatchTooLarge, RequestTooLarge) as error:
+        except (BatchTooLarge, RequestTooLarge, TooManySamples) as error:
             problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
-        except BatchCancelled:
+        except (BatchCancelled, OddsStopped):
             if _deadline_passed(context):
                 await _abort_late(context)
             problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
@@ -296,11 +301,27 @@ class HandEvaluatorServicer:
     async def Odds(
         self, request: pb.OddsRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        """A placeholder so the server starts with every RPC of the proto registered."""
-        await context.abort(
-            grpc.StatusCode.UNIMPLEMENTED, "Odds is not served by this server version yet"
-        )
-        raise AssertionError("context.abort returns only by raising")
+        """Runs in the pool like a batch: its run-outs stop between chunks when the call is
+        cancelled or its deadline passes (CANCELLED or DEADLINE_EXCEEDED)."""
+        remaining = remaining_seconds(context)
+        deadline = math.inf if remaining is None else time.monotonic() + remaining
+        stop = threading.Event()
+
+        def work(asked: pb.OddsRequest) -> pb.OddsResponse:
+            started = time.perf_counter()
+            result = odds(
+                convert.to_odds_request(asked),
+                asked.samples,
+                asked.seed,
+                self._odds_limits,
+                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
+            )
+            metrics.record_odds(
+                asked.game, result.exact, result.runouts, time.perf_counter() - started
+            )
+            return convert.to_odds_response(result, asked.game, asked.request_id)
+
+        return await self.answer(context, "Odds", request, work, stop)
 
 
 def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:
@@ -351,8 +372,8 @@ async def _abort_late(context: grpc.aio.ServicerContext) -> NoReturn:
 def _record(request: Message, seconds: float) -> None:
     """Count what a successful call scored: each hand of a batch, each seat of a showdown."""
     game = getattr(request, "game", None)
-    if not isinstance(game, int):
-        return  # ListGames scores nothing
+    if not isinstance(game, int) or isinstance(request, pb.OddsRequest):
+        return  # ListGames scores nothing; Odds counts its run-outs (``record_odds``)
     if isinstance(request, pb.EvaluateBatchRequest):
         hands = len(request.hands) // request.hand_size if request.hand_size else 0
         metrics.record_batch(game, hands)
