@@ -171,7 +171,8 @@ def render_odds(request: pb.OddsRequest, response: pb.OddsResponse) -> str:
 
 
 def render_games(response: pb.ListGamesResponse) -> str:
-    """Every game: the name ``--game`` takes, its name and number, sizes, pots, options."""
+    """Every game: the name ``--game`` takes, its name and number, sizes, pots, whether Odds
+    serves it, options."""
 
     def size(low: int, high: int) -> str:
         return str(low) if low == high else f"{low}-{high}"
@@ -184,8 +185,9 @@ def render_games(response: pb.ListGamesResponse) -> str:
             size(g.hand_min, g.hand_max),
             size(g.table_min, g.table_max),
             ", ".join(g.pots) or "stakes",
+            "yes" if g.odds else "no",
             ", ".join(o.replace("_", "-") for o in g.options) or "-",
         )
         for g in response.games
     ]
-    return table(rows, ["game", "name", "no.", "hand", "table", "pots", "options"])
+    return table(rows, ["game", "name", "no.", "hand", "table", "pots", "odds", "options"])
