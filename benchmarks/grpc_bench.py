@@ -7,13 +7,16 @@ channel and connection, keep calls in flight so that the server is the bottlenec
 as a 2-core machine allows (client and server share those cores: rates are a floor).
 
 Measured, each for a fixed time after a short warm-up: unary ``Evaluate`` next to
-``Noop``; ``EvaluateStream`` messages; ``EvaluateBatch`` at 10,000 and 100,000 hands next
-to ``Echo`` of the same bytes; latency p50/p99 of the unary calls; and the start-up of
-``python -m service`` until health answers SERVING.
+``Noop``; ``EvaluateStream`` messages; ``EvaluateBatch`` at 10,000 and 100,000 hands, with
+column replies and with packed ones, next to ``Echo`` of the same bytes; latency p50/p99
+of the unary calls; and the start-up of ``python -m service`` until health answers
+SERVING. A batch call counts once the client holds the numpy arrays (the typed client's
+``batch_result``): decoding the reply is the caller's cost of the layout it asked for.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 import time
@@ -27,6 +30,8 @@ import numpy as np
 from benchmarks.hands import NamedDeal
 from benchmarks.launcher import ServerProcess, start_server
 from evaluators.cards import card_text
+from evaluators.inputs import Game
+from service.client.typed_client import batch_request, batch_result
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 from service.gen.handeval.v1 import handeval_pb2 as pb
@@ -227,15 +232,15 @@ def run_grpc(
         )
         for size in batch_sizes:
             hands = deal.hands[:size]
-            payload = hands.tobytes()
-            batch_request = pb.EvaluateBatchRequest(
-                game=pb.GAME_POKER_HIGH, hands=payload, hand_size=hands.shape[1]
-            )
-            echo_request = bench_pb.EchoRequest(payload=payload)
+            echo_request = bench_pb.EchoRequest(payload=hands.tobytes())
+            layouts = {
+                layout: batch_request(Game.POKER_HIGH, hands, columns=layout == "columns")
+                for layout in ("columns", "packed")
+            }
 
-            def batch_call(channel: grpc.Channel, request: Any = batch_request) -> Call:
+            def batch_call(channel: grpc.Channel, request: Any) -> Call:
                 method = pb_grpc.HandEvaluatorStub(channel).EvaluateBatch
-                return lambda: method(request)
+                return lambda: batch_result(method(request))
 
             def echo_call(channel: grpc.Channel, request: Any = echo_request) -> Call:
                 method = bench_grpc.BenchStub(channel).Echo
@@ -243,7 +248,13 @@ def run_grpc(
 
             pair: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
                 (f"Echo {size:,} hands' bytes (ceiling)", echo_call),
-                (f"EvaluateBatch {size:,} 7-card hands", batch_call),
+                *(
+                    (
+                        f"EvaluateBatch {size:,} 7-card hands, {layout}",
+                        functools.partial(batch_call, request=request),
+                    )
+                    for layout, request in layouts.items()
+                ),
             ]
             for name, make in pair:
                 progress(f"grpc: {name}")
@@ -257,7 +268,7 @@ def run_grpc(
                         "hands/s",
                         m.percentile_ms(50),
                         m.percentile_ms(99),
-                        f"2 client threads, {len(payload):,} bytes a request",
+                        f"2 client threads, {hands.nbytes:,} bytes a request",
                     )
                 )
         for channel in channels:

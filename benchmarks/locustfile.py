@@ -14,7 +14,8 @@ one port, instead of all riding gRPC's one shared connection per target.
 
 ``--host`` is any gRPC target (``dns:///handeval-headless:50051`` for every pod of a headless
 Service). Tasks: ``Evaluate`` (weight 3) and ``EvaluateBatch`` (weight 1) of valid random
-hands from ``evaluators.deal``, dealt once per user. ``handeval load`` is the lighter tool
+hands from ``evaluators.deal``, dealt once per user; batches ask for column replies
+(``columns``), the layout a batch caller reads fastest. ``handeval load`` is the lighter tool
 for one machine; this file is for an existing Locust setup and its web UI.
 """
 
@@ -140,6 +141,7 @@ class HandevalUser(GrpcUser):
                     game,
                     dealt.hands[i * batch_size : (i + 1) * batch_size],
                     dealt.tables[i * batch_size : (i + 1) * batch_size],
+                    columns=True,
                 )
                 for i in range(batches)
             ]

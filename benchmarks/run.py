@@ -404,7 +404,8 @@ class Target:
 
 
 def targets(rows: Sequence[Row]) -> list[Target]:
-    """Issue 5's targets as ratios of two rows of this run (None where one is missing)."""
+    """Issue 5's and issue 16's targets as ratios of two rows of this run (None where one
+    is missing)."""
 
     def ratio(case_a: str, method_a: str, case_b: str, method_b: str) -> float | None:
         a, b = _find(rows, case_a, method_a), _find(rows, case_b, method_b)
@@ -490,24 +491,37 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 1,
             )
         )
-    batch_e2e = next((r for r in rows if r.method.startswith("EvaluateBatch 100,000")), None)
-    echo = next((r for r in rows if r.method.startswith("Echo 100,000")), None)
-    out.append(
-        Target(
-            "EvaluateBatch 100k e2e vs Echo of the same bytes",
-            "EvaluateBatch",
-            "Echo",
-            batch_e2e.rate / echo.rate if batch_e2e and echo else None,
-            0.5,
-        )
-    )
+
+    def grpc_ratio(ours: str, theirs: str) -> float | None:
+        a = next((r for r in rows if r.method.startswith(ours)), None)
+        b = next((r for r in rows if r.method.startswith(theirs)), None)
+        return a.rate / b.rate if a and b and b.rate else None
+
+    for size, short in (("100,000", "100k"), ("10,000", "10k")):
+        columns, packed = f"EvaluateBatch {size} 7-card hands, columns", "packed"
+        out += [
+            Target(
+                f"EvaluateBatch {short} columns e2e vs Echo of the same bytes",
+                "EvaluateBatch",
+                "Echo",
+                grpc_ratio(columns, f"Echo {size}"),
+                0.5,
+            ),
+            Target(
+                f"EvaluateBatch {short} columns vs packed, e2e",
+                "columns",
+                packed,
+                grpc_ratio(columns, f"EvaluateBatch {size} 7-card hands, {packed}"),
+                2,
+            ),
+        ]
     out.append(
         Target(
             "unary Evaluate vs Noop",
             "Evaluate",
             "Noop",
             ratio("poker-7", "Evaluate, 7-card poker", "poker-7", "Noop (ceiling)"),
-            0.9,
+            0.95,
         )
     )
     startup = _find(rows, "startup", "python -m service to SERVING")
@@ -610,7 +624,7 @@ def report(
             )
         lines.append("")
     if goals:
-        lines.append("Targets (issue 5), from this run")
+        lines.append("Targets (issues 5 and 16), from this run")
         header = f"{'target':52}{'measured':>10}{'goal':>8}  met"
         lines += [header, "-" * len(header)]
         for g in goals:
@@ -693,7 +707,7 @@ def main(argv: list[str] | None = None) -> int:
     if "peers" in sections:
         steps += 2 * 6 + len(tonk_small) + 2
     if "grpc" in sections:
-        steps += 3 + 2 * len(config.grpc_batches) + config.startup_repeats
+        steps += 3 + 3 * len(config.grpc_batches) + config.startup_repeats
     progress = Progress(steps)
 
     rows: list[Row] = []

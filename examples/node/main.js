@@ -47,6 +47,14 @@ function call(client, method, request) {
   });
 }
 
+// A BatchColumns column (little-endian, as are x86 and ARM) as a typed array, no loop per
+// hand. A typed array must start at a multiple of its element size, and a Buffer decoded
+// out of the reply may not: then copy it into a fresh (aligned) one first.
+function column(buffer, TypedArray, count) {
+  const aligned = buffer.byteOffset % TypedArray.BYTES_PER_ELEMENT === 0 ? buffer : new Uint8Array(buffer);
+  return new TypedArray(aligned.buffer, aligned.byteOffset, count);
+}
+
 // google.rpc.Status travels in the `grpc-status-details-bin` trailer; its details hold a BadRequest.
 function fieldViolations(error) {
   const root = new protobuf.Root().loadSync([
@@ -137,9 +145,13 @@ async function main() {
 
   const hands = [['Ah', 'Kh', 'Qh', 'Jh', 'Th', '2c', '3d'], ['2c', '7d', '9h', 'Js', '4c', '5d', '8h']];
   const batch = await call(handeval, 'EvaluateBatch', {
-    game: 'GAME_POKER_HIGH', hand_size: 7, hands: Buffer.from(hands.flat().map(cardId)),
+    game: 'GAME_POKER_HIGH', hand_size: 7, hands: Buffer.from(hands.flat().map(cardId)), columns: true,
   });
-  out.batch = { strength: batch.strength.map(Number), value: batch.value.map(Number) };
+  const count = batch.columns.instant_win.length;
+  out.batch = {
+    strength: Array.from(column(batch.columns.strength, Uint32Array, count)),
+    value: Array.from(column(batch.columns.value, Int32Array, count)),
+  };
 
   const streamed = await evaluateStream(handeval, [
     { game: 'GAME_THREE_THIRTY_THREE', hand: ['Ah', '9d'], request_id: 's1' },

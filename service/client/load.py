@@ -9,8 +9,9 @@ made in all or ``duration_s`` has passed, whichever comes first; a spec with nei
 refused. A call in flight when time is up finishes (within ``timeout_s``) and counts.
 
 Requests are built before the clock starts from ``evaluators.deal`` (valid random hands
-of the game, seeded) and sent as pre-serialized bytes; unary and batch replies are not
-parsed either, since the status code is all the count needs. So the generator spends its
+of the game, seeded) and sent as pre-serialized bytes (a batch asks for column replies, as
+the typed client does); unary and batch replies are not parsed either, since the status
+code is all the count needs. So the generator spends its
 time in gRPC, not in dealing or protobuf. ``bad_share`` of the requests carry a bad hand
 (a repeated card, or a card that does not exist); the server must refuse each with
 INVALID_ARGUMENT, and the report says exactly how many were sent (``bad_sent``). In a
@@ -288,7 +289,7 @@ def _batch_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:
             hands, tables = _spoil_batch(dealt, rows, index)
         else:
             hands, tables = dealt.hands[rows], dealt.tables[rows]
-        payloads.append(batch_request(spec.game, hands, tables).SerializeToString())
+        payloads.append(batch_request(spec.game, hands, tables, columns=True).SerializeToString())
     return payloads, bad
 
 

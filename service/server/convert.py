@@ -249,7 +249,9 @@ def _card_or_none(text: str) -> int | None:
 
 
 def _to_wire(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
-    """How one core field becomes the wire's ``field`` (``kind``: the core's type hint)."""
+    """How one core field becomes the wire's ``field`` (``kind``: the core's type hint); a
+    message field becomes the dict of its fields, which the enclosing message's
+    constructor builds in place (no intermediate message to copy)."""
     item = _item(field, kind)
     one: Callable[[Any], Any]
     if field.message_type is not None:
@@ -258,7 +260,7 @@ def _to_wire(field: FieldDescriptor, kind: Any) -> Callable[[Any], Any]:
             one = _detail_to_wire(item, message)
         else:  # a bare tuple of card ids for a message of one card field (``Spread``)
             (only,) = message.DESCRIPTOR.fields
-            one = lambda cards: message(**{only.name: _cards(cards)})  # noqa: E731
+            one = lambda cards: {only.name: _cards(cards)}  # noqa: E731
     elif field.enum_type is not None:
         one = ENUM_MAPS[item].to_proto.__getitem__
     elif _is_card(field, item):
@@ -310,9 +312,10 @@ def _steps(
     return [(f.name, convert(by_name[f.name], hints[f.name])) for f in dataclasses.fields(core)]
 
 
-def _detail_to_wire(core: Any, message: type[Message]) -> Callable[[Any], Message]:
+def _detail_to_wire(core: Any, message: type[Message]) -> Callable[[Any], dict[str, Any]]:
+    """The core detail as the fields of ``message``, for a constructor to take."""
     steps = _steps(core, message, _to_wire)
-    return lambda detail: message(**{name: step(getattr(detail, name)) for name, step in steps})
+    return lambda detail: {name: step(getattr(detail, name)) for name, step in steps}
 
 
 def _detail_to_core(core: Any, message: type[Message]) -> Callable[[Message], Any]:
@@ -327,7 +330,7 @@ def _wire_message(detail: Any) -> type[Message]:
 
 
 _DETAIL_KINDS: tuple[Any, ...] = typing.get_args(Detail)
-_TO_WIRE: dict[type[Any], tuple[str, Callable[[Any], Message]]] = {
+_TO_WIRE: dict[type[Any], tuple[str, Callable[[Any], dict[str, Any]]]] = {
     kind: (kind.WIRE, _detail_to_wire(kind, _wire_message(kind))) for kind in _DETAIL_KINDS
 }
 """Detail type -> (its ``oneof detail`` field, named by its ``WIRE``; its converter)."""
@@ -336,7 +339,7 @@ _TO_CORE: dict[str, Callable[[Message], Any]] = {
 }
 
 
-def _detail_field(detail: Detail) -> tuple[str, Message]:
+def _detail_field(detail: Detail) -> tuple[str, dict[str, Any]]:
     field, convert = _TO_WIRE[type(detail)]
     return field, convert(detail)
 
@@ -362,9 +365,11 @@ def from_evaluation(evaluation: pb.Evaluation) -> Evaluation | None:
 def to_evaluation(
     evaluation: Evaluation, game: pb.Game.ValueType, request_id: str = ""
 ) -> pb.Evaluation:
-    """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them."""
-    field, detail = _detail_field(evaluation.detail)
-    reply = pb.Evaluation(
+    """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them.
+    One constructor call builds it, detail included (the unary path's conversion)."""
+    field, fields = _detail_field(evaluation.detail)
+    detail: dict[str, Any] = {field: fields}
+    return pb.Evaluation(
         request_id=request_id,
         game=game,
         strength=evaluation.strength,
@@ -372,13 +377,10 @@ def to_evaluation(
         instant_win=evaluation.instant_win,
         out_after=evaluation.out_after,
         description=evaluation.description,
+        kept=_cards(evaluation.kept),
+        discarded=_cards(evaluation.discarded),
+        **detail,
     )
-    getattr(reply, field).CopyFrom(detail)
-    if evaluation.kept:
-        reply.kept.extend(_cards(evaluation.kept))
-    if evaluation.discarded:
-        reply.discarded.extend(_cards(evaluation.discarded))
-    return reply
 
 
 def to_showdown_response(

@@ -152,11 +152,11 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     ) -> grpc.RpcMethodHandler | None:
         handler = await continuation(details)
         method: str = details.method
-        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.default_deadline_s:
-            return handler
         cached = self._wrapped.get(method)
         if cached is not None and cached[0] is handler:
             return cached[1]
+        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.default_deadline_s:
+            return handler
         wrapped = self._wrap(handler)
         self._wrapped[method] = (handler, wrapped)
         return wrapped

@@ -185,8 +185,7 @@ class Instruments:
         )
         for ending in ENDINGS:
             self.endings.labels(ending)
-        self._game_hands = {game: self.hands.labels(label) for game, label in GAMES.items()}
-        self._game_seconds = {game: self.evaluation.labels(label) for game, label in GAMES.items()}
+        self._per_game = {game: self._recorders(label) for game, label in GAMES.items()}
         self.methods = {
             f"/{EVALUATOR.full_name}/{m.name}": MethodMetrics(
                 self,
@@ -196,11 +195,15 @@ class Instruments:
             for m in EVALUATOR.methods
         }
 
+    def _recorders(self, label: str) -> tuple[Callable[[float], None], Callable[[float], None]]:
+        """The bound ``inc`` of a game's hands counter and ``observe`` of its histogram."""
+        return self.hands.labels(label).inc, self.evaluation.labels(label).observe
+
     def evaluated(self, game: int, hands: int, seconds: float) -> None:
-        counter = self._game_hands.get(game) or self.hands.labels("unknown")
-        histogram = self._game_seconds.get(game) or self.evaluation.labels("unknown")
-        counter.inc(hands)
-        histogram.observe(seconds)
+        """One lookup per call: each game's series are found once, at start-up."""
+        count, observe = self._per_game.get(game) or self._recorders("unknown")
+        count(hands)
+        observe(seconds)
 
 
 _active: Instruments | None = None
@@ -287,11 +290,11 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
     ) -> grpc.RpcMethodHandler | None:
         handler = await continuation(details)
-        if handler is None or details.method.startswith(EXEMPT_PREFIXES):
-            return handler
         cached = self._wrapped.get(details.method)
         if cached is not None and cached[0] is handler:
             return cached[1]
+        if handler is None or details.method.startswith(EXEMPT_PREFIXES):
+            return handler
         method = self._metrics.methods.get(details.method) or MethodMetrics(
             self._metrics,
             grpc_type(handler.request_streaming, handler.response_streaming),
@@ -343,12 +346,14 @@ def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHan
     streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
     behavior = behavior_of(handler)
 
+    count_started, count_received, count_sent = m.started.inc, m.received.inc, m.sent.inc
+
     async def counted(request: Any, context: grpc.aio.ServicerContext) -> Any:
-        m.started.inc()
+        count_started()
         if streaming_in:
             request = _count_each(request, m.received)
         else:
-            m.received.inc()
+            count_received()
         seen = _CountedWrites(context, m.sent) if streaming_out else context
         started = time.perf_counter()
         code = "Unknown"
@@ -356,7 +361,7 @@ def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHan
             response = await behavior(request, seen)
             code = _cancelled_code(context) if context.cancelled() else _code(context, "OK")
             if code == "OK" and not streaming_out:
-                m.sent.inc()
+                count_sent()
             return response
         except asyncio.CancelledError:
             code = _cancelled_code(context)

@@ -105,9 +105,11 @@ def _count(field: str, size: int, limit: int, unit: str, limit_unit: str = "") -
 
 
 def _cards(field: str, cards: Sequence[str]) -> None:
+    """One pass over the lengths; the field path is formatted only for a text over it."""
     _count(field, len(cards), MAX_CARDS, "cards")
-    for index, text in enumerate(cards):
-        _count(f"{field}[{index}]", len(text), MAX_CARD_CHARS, "characters")
+    if cards and max(map(len, cards)) > MAX_CARD_CHARS:
+        index = next(i for i, text in enumerate(cards) if len(text) > MAX_CARD_CHARS)
+        _count(f"{field}[{index}]", len(cards[index]), MAX_CARD_CHARS, "characters")
 
 
 def _spreads(spreads: Sequence[pb.Spread]) -> None:
@@ -118,9 +120,11 @@ def _spreads(spreads: Sequence[pb.Spread]) -> None:
 
 def _id(field: str, text: str) -> None:
     """Characters first (free: a longer text has more bytes), so a huge id is never
-    encoded; then its UTF-8 bytes."""
+    encoded; then its UTF-8 bytes, unless it is too short to exceed them (a character
+    takes at most 4 bytes)."""
     _count(field, len(text), MAX_ID_BYTES, "characters", "bytes")
-    _count(field, len(text.encode()), MAX_ID_BYTES, "bytes")
+    if len(text) * 4 > MAX_ID_BYTES:
+        _count(field, len(text.encode()), MAX_ID_BYTES, "bytes")
 
 
 def check_evaluate(request: pb.EvaluateRequest) -> None:

@@ -193,12 +193,18 @@ class HandEvaluatorServicer:
     async def EvaluateBatch(
         self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        """The reply is a serialised ``EvaluateBatchResponse`` (``server.batch_reply``)."""
+        """The reply is a serialised ``EvaluateBatchResponse`` (``server.batch_reply``):
+        byte columns when the request sets ``columns``, else the packed fields.
+
+        The batch counts its own metrics from its result: each read of ``hands`` on the
+        request copies its bytes (upb makes a new ``bytes`` each time), so it is read once.
+        """
         remaining = remaining_seconds(context)
         deadline = math.inf if remaining is None else time.monotonic() + remaining
         stop = threading.Event()
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
+            started = time.perf_counter()
             result = evaluate_batch(
                 convert.to_game(batch.game),
                 batch.hands,
@@ -209,7 +215,12 @@ class HandEvaluatorServicer:
                 self._max_batch_hands,
                 keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
             )
-            return batch_reply.serialized(result)
+            write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
+            reply = write(result)
+            hands = len(result.strength)
+            metrics.record_batch(batch.game, hands)
+            metrics.record_evaluation(batch.game, hands, time.perf_counter() - started)
+            return reply
 
         return await self.answer(context, "EvaluateBatch", request, work, stop)
 
@@ -370,15 +381,13 @@ async def _abort_late(context: grpc.aio.ServicerContext) -> NoReturn:
 
 
 def _record(request: Message, seconds: float) -> None:
-    """Count what a successful call scored: each hand of a batch, each seat of a showdown."""
+    """Count what a successful call scored: one hand, or each seat of a showdown. ListGames
+    scores nothing, and a batch counts its own hands (``EvaluateBatch``)."""
     game = getattr(request, "game", None)
-    if not isinstance(game, int) or isinstance(request, pb.OddsRequest):
-        return  # ListGames scores nothing; Odds counts its run-outs (``record_odds``)
-    if isinstance(request, pb.EvaluateBatchRequest):
-        hands = len(request.hands) // request.hand_size if request.hand_size else 0
-        metrics.record_batch(game, hands)
-    else:
-        hands = len(request.seats) if isinstance(request, pb.ShowdownRequest) else 1
+    batch = isinstance(request, pb.EvaluateBatchRequest)
+    if not isinstance(game, int) or batch or isinstance(request, pb.OddsRequest):
+        return  # Odds counts its run-outs (``record_odds``)
+    hands = len(request.seats) if isinstance(request, pb.ShowdownRequest) else 1
     metrics.record_evaluation(game, hands, seconds)
 
 

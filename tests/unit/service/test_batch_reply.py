@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -79,3 +80,56 @@ def test_the_bytes_read_back_as_the_same_numbers() -> None:
 
 def test_an_empty_batch_is_an_empty_message() -> None:
     assert batch_reply.serialized(result_of([], [], [], [])) == b""
+
+
+def protobufs_columns(result: BatchResult) -> bytes:
+    return pb.EvaluateBatchResponse(
+        columns=pb.BatchColumns(
+            strength=result.strength.astype("<u4").tobytes(),
+            low_strength=result.low_strength.astype("<u4").tobytes(),
+            value=result.value.astype("<i4").tobytes(),
+            instant_win=result.instant_win.astype(np.uint8).tobytes(),
+        )
+    ).SerializeToString()
+
+
+@settings(max_examples=200, deadline=None)
+@given(size=st.integers(0, 40), data=st.data())
+def test_hand_written_columns_equal_protobufs_serialisation(size: int, data: st.DataObject) -> None:
+    def column(numbers: st.SearchStrategy[int]) -> list[int]:
+        return data.draw(st.lists(numbers, min_size=size, max_size=size))
+
+    u32, i32 = st.integers(0, 2**32 - 1), st.integers(-(2**31), 2**31 - 1)
+    win = data.draw(st.lists(st.booleans(), min_size=size, max_size=size))
+    result = result_of(column(u32), column(u32), column(i32), win)
+    assert batch_reply.serialized_columns(result) == protobufs_columns(result)
+
+
+def test_columns_of_a_large_batch_read_back_with_frombuffer() -> None:
+    rng = np.random.default_rng(16)
+    count = 100_003
+    result = BatchResult(
+        strength=rng.integers(0, 2**32, count, dtype=np.uint64),
+        low_strength=rng.integers(0, 257, count, dtype=np.uint64),
+        value=rng.integers(-(2**31), 2**31, count, dtype=np.int64),
+        instant_win=rng.random(count) < 0.1,
+    )
+    columns = pb.EvaluateBatchResponse.FromString(batch_reply.serialized_columns(result)).columns
+    assert np.array_equal(np.frombuffer(columns.strength, "<u4"), result.strength)
+    assert np.array_equal(np.frombuffer(columns.low_strength, "<u4"), result.low_strength)
+    assert np.array_equal(np.frombuffer(columns.value, "<i4"), result.value)
+    assert np.array_equal(np.frombuffer(columns.instant_win, np.uint8), result.instant_win)
+
+
+@pytest.mark.parametrize(
+    ("strength", "value"), [(2**32, 0), (0, 2**31), (0, -(2**31) - 1)], ids=str
+)
+def test_a_figure_outside_its_column_is_refused_not_truncated(strength: int, value: int) -> None:
+    result = result_of([1, strength], [0, 0], [0, value], [False, False])
+    with pytest.raises(batch_reply.ColumnOverflow):
+        batch_reply.serialized_columns(result)
+
+
+def test_an_empty_batch_in_columns_is_an_empty_columns_message() -> None:
+    empty = result_of([], [], [], [])
+    assert batch_reply.serialized_columns(empty) == protobufs_columns(empty) == b"\x2a\x00"
