@@ -21,9 +21,9 @@ from dataclasses import dataclass
 
 from benchmarks.run import Progress
 from evaluators.inputs import Declaration, Game
-from evaluators.odds import Odds, odds
-from evaluators.odds_games import ODDS_GAMES
+from evaluators.odds import Odds, odds, serves_odds
 from evaluators.odds_request import OddsRequest, read_odds
+from evaluators.registry import GAMES
 
 HERO = ("As", "Ks")
 VILLAIN = ("Qd", "Qc")
@@ -90,7 +90,8 @@ def _within(ours: float, theirs: float, samples: int) -> str:
 
 
 def _four_seats(game: Game) -> OddsRequest:
-    deal = ODDS_GAMES[game]
+    deal = GAMES[game].odds
+    assert deal is not None
     declarations = (Declaration.HIGH, Declaration.LOW, Declaration.BOTH, Declaration.BOTH)
     seats = [
         (f"p{s}", (), deal.hand_max, declarations[s] if game is Game.FLOP_A else None)
@@ -104,7 +105,7 @@ def _sampler(request: OddsRequest, samples: int) -> Callable[[], Odds]:
 
 
 def run(rounds: int, samples: int, quick: bool) -> list[Row]:
-    games = list(ODDS_GAMES)
+    games = [game for game in GAMES if serves_odds(game)]
     progress = Progress(5 + len(games))
     rows: list[Row] = []
     progress("exact preflop equity")
