@@ -51,7 +51,7 @@ FiguresOf = Callable[[Sequence[Matrix], Matrix, Options], Figures]
 order turned, (R, t) or (1, t); options) -> Figures."""
 
 PotRule = Callable[[Figures, Declarations], Split]
-"""(figures, the seats' declarations, None where the game has none) -> Split over the game's pots."""
+"""(figures, the seats' declarations, None where the game has none) -> Split over pots."""
 
 
 @dataclass(frozen=True)
