@@ -152,7 +152,7 @@ def _deal_set(partial: _Partial, chosen: Matrix, with_left: bool) -> _Partial:
     cards (uniform: each of the ``C(n, k)`` sets of the full group has the same chance)."""
     n = partial.left.shape[1]
     ways = math.comb(n, chosen.shape[1])
-    picked = partial.left[:, chosen].reshape(-1, chosen.shape[1])
+    picked = np.take(partial.left, chosen, axis=1).reshape(-1, chosen.shape[1])
     rows = (
         np.concatenate([np.repeat(partial.rows, len(chosen), axis=0), picked], axis=1)
         if partial.rows.shape[1]

@@ -66,20 +66,23 @@ def evaluate_batch(
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    """The board's key sums once per run-out, each seat's hole cards added to them (a
-    fully known hand adds one number): the 7-card lookups without re-adding the board."""
+    """The boards read once per run-out (``poker.boards``); a fully known hand then takes
+    one gather per board (``poker.rank_classes_on``), a dealt one adds its hole cards'
+    keys to the board's: the 7-card lookups without re-reading the board."""
     count = odds_shared.run_outs(hands, table)
-    no_cards = np.zeros((1, 0), dtype=np.uint8)
-    board = poker.batch_key_sums(table, no_cards)
+    played = poker.boards(table)
     strengths = []
     for hand in hands:
-        hole = poker.batch_key_sums(hand, no_cards)
-        key_sums = np.broadcast_to(board + (hole - np.uint64(SUM_START)), (count,)).copy()
-        classes = poker.batch_rank_classes(
-            odds_shared.rows(hand, count), odds_shared.rows(table, count), key_sums
-        )
-        strengths.append(np.subtract(poker.STRENGTH_BASE, classes, dtype=np.int64))
-    strength = np.stack(strengths)
+        if len(hand) == 1:
+            classes = poker.rank_classes_on(played, tuple(hand[0].tolist()))
+        else:
+            hole = poker.batch_key_sums(hand, np.zeros((1, 0), dtype=np.uint8))
+            key_sums = np.broadcast_to(played.key_sums + (hole - np.uint64(SUM_START)), (count,))
+            classes = poker.batch_rank_classes(
+                hand, odds_shared.rows(table, count), key_sums.copy()
+            )
+        strengths.append(np.broadcast_to(np.subtract(poker.STRENGTH_BASE, classes), (count,)))
+    strength = np.stack(strengths).astype(np.int64)
     zeros = np.zeros(strength.shape, dtype=np.int64)
     return Figures(strength, zeros, zeros, zeros)
 
