@@ -228,7 +228,8 @@ class _Tally:
                 self.instant += np.count_nonzero(instant, axis=1)
             self.redeal += float(np.count_nonzero(redeal))
             if self.sampled:
-                self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
+                seat = fractions[:, 0] if fractions.shape[1] == 1 else fractions.sum(axis=1)
+                self.squares += np.einsum("sr,sr->s", seat, seat)
             return
         self.total += float(weights.sum())
         flat = fractions.reshape(-1, fractions.shape[2])

@@ -71,8 +71,8 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
     keys to the board's: the 7-card lookups without re-reading the board."""
     count = odds_shared.run_outs(hands, table)
     played = poker.boards(table)
-    strengths = []
-    for hand in hands:
+    strength = np.empty((len(hands), count), dtype=np.int64)
+    for seat, hand in enumerate(hands):
         if len(hand) == 1:
             classes = poker.rank_classes_on(played, tuple(hand[0].tolist()))
         else:
@@ -81,8 +81,7 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
             classes = poker.batch_rank_classes(
                 hand, odds_shared.rows(table, count), key_sums.copy()
             )
-        strengths.append(np.broadcast_to(np.subtract(poker.STRENGTH_BASE, classes), (count,)))
-    strength = np.stack(strengths).astype(np.int64)
+        np.subtract(poker.STRENGTH_BASE, classes, out=strength[seat], dtype=np.int64)
     zeros = np.zeros(strength.shape, dtype=np.int64)
     return Figures(strength, zeros, zeros, zeros)
 
