@@ -271,8 +271,8 @@ whole table from at once: 5 of 52 is 2,598,960 sets, 13 MB."""
 def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
     """``count`` completions drawn with their probabilities, as rows of card ids.
 
-    A Fisher-Yates shuffle of each row's own copy of the unseen cards, stopped after the
-    cards to come: position k takes a uniform card of positions k.. . A discard game's
+    A Fisher-Yates shuffle of each run-out's own copy of the unseen cards, stopped after
+    the cards to come: position k takes a uniform card of positions k.. . A discard game's
     table card redraws, for the rows that hit it, a card whose rank is on the table
     already, which makes it uniform over the cards of the other ranks. A table that may
     pair is one uniform set of the cards left: one random row of the ``combinations``
@@ -288,29 +288,31 @@ def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matr
     if whole_table and not plan.hand_cards:
         only_table = cards_at(unseen, _random_sets(rng, left, plan.table_cards, count))
         return only_table
-    deck = np.tile(unseen, (count, 1))
+    # Position-major (one contiguous row per deck position): each position's draws then
+    # touch every row in order, a few streams through memory instead of a random line each.
+    deck = np.tile(unseen[:, None], (1, count))
     cards = deck.reshape(-1)
-    row_start = np.arange(count, dtype=np.int64) * len(unseen)
+    run_out = np.arange(count, dtype=np.int64)
     dealt = plan.hand_cards if whole_table else plan.width
     ranks = np.full(count, plan.table_ranks, dtype=np.uint16)
     for position in range(dealt):
-        at = row_start + rng.integers(position, len(unseen), size=count)
+        at = rng.integers(position, len(unseen), size=count) * count + run_out
         picked = cards[at]
         if position >= plan.hand_cards and not plan.table_pairs:
             pending = np.flatnonzero(ranks & _RANK_BIT[picked])
             while len(pending):
-                again = row_start[pending] + rng.integers(position, len(unseen), len(pending))
+                again = rng.integers(position, len(unseen), len(pending)) * count + pending
                 at[pending] = again
                 picked[pending] = cards[again]
                 pending = pending[(ranks[pending] & _RANK_BIT[picked[pending]]) != 0]
             ranks |= _RANK_BIT[picked]
-        cards[at] = deck[:, position]
-        deck[:, position] = picked
+        cards[at] = deck[position]
+        deck[position] = picked
     if not whole_table:
-        return np.ascontiguousarray(deck[:, : plan.width])
+        return np.ascontiguousarray(deck[: plan.width].T)
     chosen = _random_sets(rng, left, plan.table_cards, count)
-    at = (row_start + plan.hand_cards)[:, None] + chosen
-    return np.concatenate([deck[:, : plan.hand_cards], cards[at]], axis=1)
+    at = (chosen + plan.hand_cards).astype(np.int64) * count + run_out[:, None]
+    return np.concatenate([deck[: plan.hand_cards].T, cards[at]], axis=1)
 
 
 def _random_sets(rng: np.random.Generator, n: int, k: int, count: int) -> Matrix:
