@@ -36,6 +36,8 @@ class Row:
     what: str
     figure: str
     target: str
+    met: bool | None = None
+    """Whether the figure meets ``target`` (None: a check, not a target)."""
 
 
 def _median(action: Callable[[], object], rounds: int) -> float:
@@ -136,7 +138,8 @@ def run(rounds: int, samples: int, quick: bool) -> list[Row]:
         Row(
             "exact preflop (1,712,304 boards) vs eval7 MC 1M",
             f"{ours_exact * 1e3:.0f} ms vs {eval7_mc * 1e3:.0f} ms: {eval7_mc / ours_exact:.2f}x",
-            "> 1x",
+            ">= 1x",
+            eval7_mc >= ours_exact,
         )
     )
     progress("timing sampled preflop vs eval7, pokerkit")
@@ -154,18 +157,21 @@ def run(rounds: int, samples: int, quick: bool) -> list[Row]:
             "sampled preflop run-outs/s vs eval7",
             f"{ours_rate:,.0f} vs {eval7_rate:,.0f}: {ours_rate / eval7_rate:.2f}x",
             ">= 2x",
+            ours_rate >= 2 * eval7_rate,
         ),
         Row(
             "sampled preflop run-outs/s vs pokerkit",
             f"{ours_rate:,.0f} vs {pokerkit_rate:,.0f}: {ours_rate / pokerkit_rate:.0f}x",
             ">= 100x",
+            ours_rate >= 100 * pokerkit_rate,
         ),
     ]
     for game in games:
         progress(f"sampled {game.value}, 4 seats")
         seconds = _median(_sampler(_four_seats(game), samples), rounds)
+        rate = samples / seconds
         rows.append(
-            Row(f"{game.value}, 4 seats, sampled run-outs/s", f"{samples / seconds:,.0f}", ">= 1M")
+            Row(f"{game.value}, 4 seats, sampled run-outs/s", f"{rate:,.0f}", ">= 1M", rate >= 1e6)
         )
     progress.close()
     return rows
@@ -179,11 +185,13 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rounds, samples = (1, 200_000) if args.quick else (args.rounds, args.samples)
     rows = run(rounds, samples, args.quick)
-    width = max(len(row.what) for row in rows)
-    figure_width = max(len(row.figure) for row in rows)
-    print(f"{'measure':<{width}}  {'figure':<{figure_width}}  target / check")
-    for row in rows:
-        print(f"{row.what:<{width}}  {row.figure:<{figure_width}}  {row.target}")
+    columns = [("measure", "figure", "target / check", "met")] + [
+        (row.what, row.figure, row.target, "" if row.met is None else "yes" if row.met else "NO")
+        for row in rows
+    ]
+    widths = [max(len(line[c]) for line in columns) for c in range(4)]
+    for line in columns:
+        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
 
 
 if __name__ == "__main__":
