@@ -27,7 +27,7 @@ from evaluators.odds import (
     odds,
     serves_odds,
 )
-from evaluators.odds_deal import Plan, count_completions, enumerate_completions
+from evaluators.odds_deal import Plan, cards_at, count_completions, enumerate_completions
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.odds_rules import OddsGame
 from evaluators.registry import GAMES
@@ -493,3 +493,12 @@ def test_the_games_dealt_by_chance_serve_odds() -> None:
         Game.GROCERY_STORE_DOTS,
         Game.POKER_HIGH,
     ]
+
+
+def test_cards_at_equals_a_gather_with_few_or_many_cards_seen() -> None:
+    rng = np.random.default_rng(5)
+    for seen_count in (0, 1, 4, 8, 9, 30):
+        seen = set(rng.choice(DECK_SIZE, seen_count, replace=False).tolist())
+        cards = np.array([c for c in range(DECK_SIZE) if c not in seen], dtype=np.uint8)
+        positions = rng.integers(0, len(cards), size=(100, 5)).astype(np.uint8)
+        np.testing.assert_array_equal(cards_at(cards, positions), cards[positions])
