@@ -7,20 +7,29 @@ those games share, so the games cannot drift apart.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.cards import DECK_SIZE
 from evaluators.figures import cards_text, yes_no
-from evaluators.game_rules import Figure
-from evaluators.inputs import Cards
+from evaluators.game_rules import BatchEvaluator, Figure
+from evaluators.inputs import Cards, Options
+from evaluators.odds_rules import Figures, FiguresOf, Matrix
+from evaluators.odds_shared import batch_figures, rows, run_outs
 from evaluators.results import Detail, Evaluation
 
 _ALL_RANKS = (1 << 13) - 1
 _CARD_RANK = np.arange(256, dtype=np.uint16) >> 2
 """Rank index of every byte (63 for the padding byte 255, above every rank bit)."""
 _CARD_RANK.flags.writeable = False
+
+_RANK_BIT = np.zeros(256, dtype=np.uint16)
+_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
+_RANK_BIT.flags.writeable = False
+"""Card id -> ``1 << rank``; 0 for the padding byte and anything outside the deck."""
 
 
 @dataclass(frozen=True)
@@ -146,3 +155,50 @@ def discard_figures(evaluation: Evaluation) -> list[Figure]:
         ("kept", cards_text(evaluation.kept), True),
         ("discarded", cards_text(evaluation.discarded), False),
     ]
+
+
+def rank_mask(cards: Matrix) -> npt.NDArray[np.uint16]:
+    """Per row, a bit per rank its cards show (255 padding shows none)."""
+    mask = np.zeros(cards.shape[0], dtype=np.uint16)
+    for column in range(cards.shape[1]):
+        mask |= _RANK_BIT[cards[:, column]]
+    return mask
+
+
+def out_after(hands: Sequence[Matrix], tables: Matrix) -> npt.NDArray[np.int64]:
+    """The batch form of ``out_after`` per seat and row (S, R): how many table cards
+    (turned in column order) it took until every rank of the hand had shown, 0 if that
+    never happened.
+
+    ``hands`` one (R, h) per seat and ``tables`` (R or 1, t), 255-padded at the end of a row.
+    """
+    count = max(tables.shape[0], *(hand.shape[0] for hand in hands))
+    shown = np.zeros(tables.shape[0], dtype=np.uint16)
+    unshown_after = []
+    for column in range(tables.shape[1]):
+        shown = shown | _RANK_BIT[tables[:, column]]
+        unshown_after.append(~shown)
+    outs = np.empty((len(hands), count), dtype=np.int64)
+    for seat, hand in enumerate(hands):
+        waiting = rank_mask(hand)
+        turned = np.ones(count, dtype=np.int8)
+        for unshown in unshown_after:
+            turned += (waiting & unshown) != 0
+        outs[seat] = turned
+        if unshown_after:
+            outs[seat] *= (waiting & unshown_after[-1]) == 0
+        else:
+            outs[seat] *= waiting == 0
+    return outs
+
+
+def odds_figures(evaluate: BatchEvaluator) -> FiguresOf:
+    """A discard game's Odds figures: its batch evaluator's, with ``out_after``."""
+
+    def figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
+        scored = batch_figures(evaluate, hands, table, options)
+        count = run_outs(hands, table)
+        outs = out_after([rows(hand, count) for hand in hands], table)
+        return Figures(scored.strength, scored.low_strength, scored.value, outs)
+
+    return figures

@@ -2,7 +2,8 @@
 
 Every other layer asks a game's ``GameRules`` instead of branching on the game: sizes and
 deck for validation and the dealer, ``evaluate`` and ``evaluate_batch`` for scoring, the
-pot rule for showdowns, the summary for ``ListGames`` and ``figures`` for people.
+pot rule for showdowns, the summary for ``ListGames``, ``figures`` for people and ``odds``
+for the cards still to come.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import numpy.typing as npt
 
 from evaluators.cards import Violation
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.odds_rules import OddsGame
 from evaluators.results import BatchResult, Evaluation, Resolution
 
 Evaluator = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
@@ -74,3 +76,6 @@ class GameRules:
     showdown_options: tuple[str, ...] = ()
     """Those of ``options`` that only a showdown reads (Tonk's payout house rules): set in
     an evaluation or a batch they are refused like any option the game does not read."""
+    odds: OddsGame | None = None
+    """The deal and vectorised pot rule for Odds; None where hands change by the players'
+    choices or are decided at the deal (the game serves no odds)."""

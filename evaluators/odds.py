@@ -5,8 +5,8 @@ enumerates every completion with its probability when there are at most
 ``max_exact_runouts`` of them and ``samples`` is 0, else samples ``samples`` (or the
 default count) with the seed, and resolves them in chunks: every seat's completed hand by
 its game's batch evaluator, every run-out at once by the game's vectorised pot rule
-(``odds_games``). ``keep_going`` is asked between chunks, so a caller's deadline stops the
-work (``OddsStopped``).
+(``GameRules.odds``, in each game's module). ``keep_going`` is asked between chunks, so a
+caller's deadline stops the work (``OddsStopped``).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import InvalidRequest
+from evaluators.inputs import Game
 from evaluators.odds_deal import (
     Matrix,
     Plan,
@@ -26,9 +27,10 @@ from evaluators.odds_deal import (
     enumerate_completions,
     sample_completions,
 )
-from evaluators.odds_games import ODDS_GAMES, OddsGame
 from evaluators.odds_request import OddsRequest, odds_violations, unseen_cards
+from evaluators.odds_rules import OddsGame
 from evaluators.odds_shared import first_out
+from evaluators.registry import GAMES
 
 CHUNK = 131_072
 """Run-outs resolved at once: large enough that numpy's per-call cost vanishes, small
@@ -93,6 +95,12 @@ class Odds:
     standard_error: float
 
 
+def serves_odds(game: Game) -> bool:
+    """Whether Odds answers for ``game`` (``GameRules.odds`` is set): its cards still to
+    come are dealt by chance. ``GameInfo.odds`` and the refusal on ``game`` follow it."""
+    return GAMES[game].odds is not None
+
+
 def _always() -> bool:
     return True
 
@@ -115,7 +123,9 @@ def odds(
     )
     if violations:
         raise InvalidRequest(violations)
-    game = ODDS_GAMES[request.game]
+    pots = GAMES[request.game].pots
+    game = GAMES[request.game].odds
+    assert game is not None, "odds_violations refuses a game without odds"
     plan = Plan(
         unseen=unseen_cards(request.seats, request.table, request.dead),
         unknown=tuple(seat.unknown for seat in request.seats),
@@ -136,12 +146,12 @@ def odds(
         if runouts > limits.max_samples:
             raise TooManySamples(runouts, limits.max_samples)
         chunks = _samples(plan, seed, runouts)
-    tally = _Tally(len(request.seats), len(game.pots), sampled=not exact)
+    tally = _Tally(len(request.seats), len(pots), sampled=not exact)
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
         _resolve(request, game, rows, weights, tally)
-    return tally.odds(request, game, exact, runouts)
+    return tally.odds(request, pots, exact, runouts)
 
 
 def _rank_bits(cards: tuple[int, ...]) -> int:
@@ -218,7 +228,8 @@ class _Tally:
                 self.instant += np.count_nonzero(instant, axis=1)
             self.redeal += float(np.count_nonzero(redeal))
             if self.sampled:
-                self.squares += np.square(fractions.sum(axis=1)).sum(axis=1)
+                seat = fractions[:, 0] if fractions.shape[1] == 1 else fractions.sum(axis=1)
+                self.squares += np.einsum("sr,sr->s", seat, seat)
             return
         self.total += float(weights.sum())
         flat = fractions.reshape(-1, fractions.shape[2])
@@ -228,7 +239,7 @@ class _Tally:
             self.instant += instant @ weights
         self.redeal += float(redeal @ weights)
 
-    def odds(self, request: OddsRequest, game: OddsGame, exact: bool, runouts: int) -> Odds:
+    def odds(self, request: OddsRequest, pots: tuple[str, ...], exact: bool, runouts: int) -> Odds:
         scale = 1.0 / self.total
         share = self.share * scale
         win = self.win * scale
@@ -242,8 +253,7 @@ class _Tally:
                 player=seat.player,
                 share=float(seat_share[s]),
                 pots=tuple(
-                    PotOdds(pot, float(win[s, p]), float(share[s, p]))
-                    for p, pot in enumerate(game.pots)
+                    PotOdds(pot, float(win[s, p]), float(share[s, p])) for p, pot in enumerate(pots)
                 ),
                 instant_win=float(self.instant[s] * scale),
             )

@@ -21,7 +21,7 @@ from evaluators.cards import (
     parse_cards,
 )
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
-from evaluators.odds_games import ODDS_GAMES, OddsGame
+from evaluators.odds_rules import OddsGame
 from evaluators.registry import GAMES
 from evaluators.validation import check_cards_allowed, check_table
 
@@ -89,8 +89,8 @@ def odds_violations(
     if game is None:
         names = ", ".join(g.name for g in Game)
         return [Violation("game", f"the game is missing: one of {names}"), *violations]
-    deal = ODDS_GAMES.get(game)
     rules = GAMES[game]
+    deal = rules.odds
     if deal is None:
         violations.append(
             Violation(

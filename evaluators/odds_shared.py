@@ -1,92 +1,50 @@
-"""The vectorised showdown's shared steps: what several games' pot rules are made of.
+"""The vectorised showdown's shared steps: what several games' Odds rules are made of.
 
-Odds resolves many run-outs at once. Every figure is an array of S seats x R run-outs
-(seat-major: a step across seats is an element-wise operation on contiguous rows, far
-cheaper than a reduction along a short axis), and a pot rule answers each seat's fraction
-of the whole pot from each of the game's pots per run-out (S x P x R) plus whether the
-run-out is a redeal. These are the array forms of
-``showdown.py``'s shared steps (best-of with ties, splitting a share, the discard games'
-instant win) and of the discard rule's ``out_after``; per-game rules live beside their
-deal specs in ``odds_games``.
+Odds resolves many run-outs at once, as arrays of S seats x R run-outs (``odds_rules``).
+These are the array forms of ``showdown.py``'s shared steps (best-of with ties, splitting
+a share, the discard games' instant win) and the bulk scoring of completed hands by a
+game's batch evaluator; each game's own pot rule lives in its game module, and the
+discard rule's ``out_after`` over arrays in ``discard``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.cards import DECK_SIZE
+from evaluators.game_rules import BatchEvaluator
+from evaluators.inputs import Options
+from evaluators.odds_rules import Figure, Figures, Fractions, Mask, Matrix, Split
 
-Matrix = npt.NDArray[np.uint8]
-Figure = npt.NDArray[np.int64]
-Mask = npt.NDArray[np.bool_]
-Fractions = npt.NDArray[np.float64]
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
-_RANK_BIT = np.zeros(256, dtype=np.uint16)
-_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
-_RANK_BIT.flags.writeable = False
-"""Card id -> ``1 << rank``; 0 for the padding byte and anything outside the deck."""
+
+def rows(cards: Matrix, count: int) -> Matrix:
+    """``cards`` as ``count`` rows: a (1, h) fully known hand repeated without copying."""
+    return np.broadcast_to(cards, (count, cards.shape[1]))
 
 
-@dataclass(frozen=True)
-class Figures:
-    """What the pot rules read, each (S, R): higher ``strength``, ``low_strength`` and
-    ``value`` are better (as in ``Evaluation``); ``out_after`` is the discard rule's (0 if
-    the hand never ran out, always 0 outside the discard games)."""
-
-    strength: Figure
-    low_strength: Figure
-    value: Figure
-    out_after: Figure
+def run_outs(hands: Sequence[Matrix], table: Matrix) -> int:
+    """How many run-outs a figures call scores (a fully known hand or table has one row)."""
+    return max([int(table.shape[0]), *(int(hand.shape[0]) for hand in hands)])
 
 
-@dataclass(frozen=True)
-class Split:
-    """Per seat, pot (in the order of the game's ``pots``) and run-out, the fraction of
-    the whole pot (S, P, R); per run-out whether it is a redeal (all zeros)."""
-
-    fractions: Fractions
-    redeal: Mask
-
-
-def rank_mask(cards: Matrix) -> npt.NDArray[np.uint16]:
-    """Per row, a bit per rank its cards show (255 padding shows none)."""
-    mask = np.zeros(cards.shape[0], dtype=np.uint16)
-    for column in range(cards.shape[1]):
-        mask |= _RANK_BIT[cards[:, column]]
-    return mask
-
-
-def out_after(hands: Sequence[Matrix], tables: Matrix) -> Figure:
-    """The discard rule's ``out_after`` per seat and row (S, R): how many table cards
-    (turned in column order) it took until every rank of the hand had shown, 0 if that
-    never happened.
-
-    ``hands`` one (R, h) per seat and ``tables`` (R or 1, t), 255-padded at the end of a row.
-    """
-    count = max(tables.shape[0], *(hand.shape[0] for hand in hands))
-    shown = np.zeros(tables.shape[0], dtype=np.uint16)
-    unshown_after = []
-    for column in range(tables.shape[1]):
-        shown = shown | _RANK_BIT[tables[:, column]]
-        unshown_after.append(~shown)
-    outs = np.empty((len(hands), count), dtype=np.int64)
-    for seat, hand in enumerate(hands):
-        waiting = rank_mask(hand)
-        turned = np.ones(count, dtype=np.int8)
-        for unshown in unshown_after:
-            turned += (waiting & unshown) != 0
-        outs[seat] = turned
-        if unshown_after:
-            outs[seat] *= (waiting & unshown_after[-1]) == 0
-        else:
-            outs[seat] *= waiting == 0
-    return outs
+def batch_figures(
+    evaluate: BatchEvaluator, hands: Sequence[Matrix], table: Matrix, options: Options
+) -> Figures:
+    """Every seat's figures from a game's batch evaluator (``out_after`` all 0)."""
+    count = run_outs(hands, table)
+    results = [evaluate(rows(hand, count), table, options) for hand in hands]
+    strength = np.stack([r.strength for r in results]).view(np.int64)
+    return Figures(
+        strength,
+        np.stack([r.low_strength for r in results]).view(np.int64),
+        np.stack([r.value for r in results]),
+        np.zeros(strength.shape, dtype=np.int64),
+    )
 
 
 def across(operation: np.ufunc, seats: ArrayT) -> ArrayT:
@@ -132,6 +90,12 @@ def instant_win_first(split: Split, out: Figure, whole: int) -> Split:
     fractions = np.where(any_instant, 0.0, split.fractions)
     fractions[:, whole] += share_out(instant, 1.0)
     return Split(fractions, split.redeal & ~any_instant)
+
+
+def single_pot(winners: Mask) -> Split:
+    """The whole pot split among each run-out's ``winners``, never a redeal."""
+    whole = share_out(winners, 1.0)[:, None]
+    return Split(whole, no_redeal(whole.shape[2]))
 
 
 def no_redeal(count: int) -> Mask:

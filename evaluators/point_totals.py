@@ -18,11 +18,13 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
+from evaluators import odds_shared
 from evaluators.cards import DECK_SIZE
 from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
 from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
+from evaluators.odds_rules import Declarations, Figures, Split
 from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -140,6 +142,21 @@ def resolve_high_low(request: ShowdownRequest, results: Results) -> Resolution:
     """The highest high total takes the high half, the lowest low total (highest
     ``low_strength``) the low half; ties split a half. An instant win first."""
     return split_pot(results, (("high", strength, high_why), ("low", low_strength, low_why)))
+
+
+def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve_high_low`` over arrays (Odds): highest high and lowest low split the
+    pot, ties split a half; an instant win first takes the whole pot."""
+    halves = np.stack(
+        [
+            odds_shared.share_out(odds_shared.best(figures.strength), 0.5),
+            odds_shared.share_out(odds_shared.best(figures.low_strength), 0.5),
+            np.zeros(figures.strength.shape),
+        ],
+        axis=1,
+    )
+    split = Split(halves, odds_shared.no_redeal(halves.shape[2]))
+    return odds_shared.instant_win_first(split, figures.out_after, 2)
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:

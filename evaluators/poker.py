@@ -15,7 +15,9 @@ equal strength.
 from __future__ import annotations
 
 import functools
+import itertools
 from array import array
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -28,6 +30,7 @@ from evaluators.results import BatchResult, PokerCategory, PokerDetail
 from evaluators.tables import PokerTables, poker_tables
 from evaluators.tables.card_keys import (
     FLUSH_BITS,
+    RANK_BITS,
     RANK_MASK,
     SUIT_MASK_SHIFT,
     SUIT_SHIFT,
@@ -232,21 +235,94 @@ def batch_rank_classes(
     key_sums: npt.NDArray[np.uint64],
 ) -> npt.NDArray[np.uint16]:
     """Cactus-Kev class per hand (1 best .. 7462), from ``batch_key_sums(hands, tables)``."""
-    poker = poker_tables()
-    classes = poker.classes
+    classes = poker_tables().classes
     slots = slots_of(classes.perfect_hash, key_sums & np.uint64(RANK_MASK))
     rank_classes = np.take(classes.unsuited_classes, slots, mode="clip")
     flushed = np.flatnonzero(key_sums & np.uint64(FLUSH_BITS))
     if len(flushed):
-        suit_bits = (key_sums[flushed] & np.uint64(FLUSH_BITS)) >> np.uint64(SUIT_SHIFT + 3)
-        suits = (suit_bits > 1).astype(np.uint64) + (suit_bits > 16) + (suit_bits > 256)
-        masks = np.zeros(len(flushed), dtype=np.uint64)
-        _add_flush_rank_bits(masks, hands[flushed], poker)
-        if tables.shape[1]:
-            _add_flush_rank_bits(masks, tables if len(tables) == 1 else tables[flushed], poker)
-        masks >>= suits * np.uint64(SUIT_MASK_SHIFT)
-        masks &= np.uint64(_FLUSH_RANK_MASK)
-        rank_classes[flushed] = classes.flush_classes[masks]
+        rank_classes[flushed] = _flush_classes(key_sums[flushed], hands, tables, flushed)
+    return rank_classes
+
+
+def _flush_classes(
+    key_sums: npt.NDArray[np.uint64],
+    hands: npt.NDArray[np.uint8],
+    tables: npt.NDArray[np.uint8],
+    flushed: npt.NDArray[np.intp],
+) -> npt.NDArray[np.uint16]:
+    """Classes of the ``flushed`` rows (their ``key_sums`` given), by their flush suit's
+    rank mask; ``hands`` and ``tables`` have one row per hand or a single shared row."""
+    poker = poker_tables()
+    suit_bits = (key_sums & np.uint64(FLUSH_BITS)) >> np.uint64(SUIT_SHIFT + 3)
+    suits = (suit_bits > 1).astype(np.uint64) + (suit_bits > 16) + (suit_bits > 256)
+    masks = np.zeros(len(flushed), dtype=np.uint64)
+    for cards in (hands, tables):
+        if cards.shape[1]:
+            _add_flush_rank_bits(masks, cards if len(cards) == 1 else cards[flushed], poker)
+    masks >>= suits * np.uint64(SUIT_MASK_SHIFT)
+    masks &= np.uint64(_FLUSH_RANK_MASK)
+    flush_classes: npt.NDArray[np.uint16] = poker.classes.flush_classes[masks]
+    return flush_classes
+
+
+@dataclass(frozen=True)
+class Boards:
+    """Five-card boards read once for every hand played on them (Odds): the cards (R, 5),
+    their ``batch_key_sums``, the unsuited slot of their rank counts and their suit nibbles."""
+
+    cards: npt.NDArray[np.uint8]
+    key_sums: npt.NDArray[np.uint64]
+    slots: npt.NDArray[np.int64]
+    suits: npt.NDArray[np.uint16]
+
+
+def boards(cards: npt.NDArray[np.uint8]) -> Boards:
+    """``cards`` (R, 5) read as ``Boards``."""
+    key_sums = batch_key_sums(cards, np.zeros((1, 0), dtype=np.uint8))
+    slots = slots_of(poker_tables().classes.perfect_hash, key_sums & np.uint64(RANK_MASK))
+    suits = (key_sums >> np.uint64(SUIT_SHIFT)).astype(np.uint16)
+    return Boards(cards, key_sums, slots, suits)
+
+
+@functools.cache
+def _five_rank_counts() -> npt.NDArray[np.uint64]:
+    """The rank counts (as in a key sum) of every multiset of five ranks, at most four
+    of a rank: what any five-card board shows (6,175 of them)."""
+    counts = [
+        sum(1 << (RANK_BITS * rank) for rank in ranks)
+        for ranks in itertools.combinations_with_replacement(range(13), 5)
+        if max(ranks.count(rank) for rank in ranks) <= 4
+    ]
+    return np.array(counts, dtype=np.uint64)
+
+
+@functools.lru_cache(maxsize=32)
+def _unsuited_on_boards(hole_counts: int) -> npt.NDArray[np.uint16]:
+    """Per unsuited slot of a five-card board's rank counts, the unsuited class of that
+    board plus hole cards with rank counts ``hole_counts`` (0 at slots of no board; a
+    board the hole makes impossible reads anything). 256 KB; cached for 32 holes, so a
+    request's chunks build each hole's once (about a millisecond)."""
+    classes = poker_tables().classes
+    board = _five_rank_counts()
+    table = np.zeros(classes.perfect_hash.slot_count, dtype=np.uint16)
+    with_hole = slots_of(classes.perfect_hash, board + np.uint64(hole_counts))
+    table[slots_of(classes.perfect_hash, board)] = classes.unsuited_classes[with_hole]
+    table.flags.writeable = False
+    return table
+
+
+def rank_classes_on(played: Boards, hole: Cards) -> npt.NDArray[np.uint16]:
+    """``batch_rank_classes`` of one known hole (1-2 cards) on every board: one gather
+    from the hole's table of unsuited classes by board slot, flushes apart."""
+    hole_keys = sum(poker_tables().py_card_keys[card] for card in hole)
+    unsuited = _unsuited_on_boards(hole_keys & RANK_MASK)
+    rank_classes = np.take(unsuited, played.slots)
+    hole_suits = np.uint16((hole_keys >> SUIT_SHIFT) & 0xFFFF)
+    flushed = np.flatnonzero((played.suits + hole_suits) & np.uint16(FLUSH_BITS >> SUIT_SHIFT))
+    if len(flushed):
+        key_sums = played.key_sums[flushed] + np.uint64(hole_keys)
+        hand = np.array([hole], dtype=np.uint8)
+        rank_classes[flushed] = _flush_classes(key_sums, hand, played.cards, flushed)
     return rank_classes
 
 

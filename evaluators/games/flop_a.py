@@ -11,10 +11,11 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import point_totals
+from evaluators import discard, odds_shared, point_totals
 from evaluators.cards import Violation
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
+from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, BatchResult, Evaluation, Resolution
 from evaluators.showdown import (
@@ -145,6 +146,37 @@ def resolve(request: ShowdownRequest, results: Results) -> Resolution:
     return Resolution(awards, False, sentence(clauses))
 
 
+def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve`` over arrays (Odds): halves by declaration; every BOTH declarer who
+    fails to win (a tie counts) both halves is removed at once and the halves decided
+    again; with nobody eligible for one half the other takes the whole pot, for neither a
+    redeal. An instant win first."""
+    goes_high = np.array([[d in _GOES_HIGH] for d in declarations])
+    goes_low = np.array([[d in _GOES_LOW] for d in declarations])
+    both = goes_high & goes_low
+    still_in = np.ones(figures.strength.shape, dtype=np.bool_)
+    while True:
+        high = odds_shared.best(figures.strength, still_in & goes_high)
+        low = odds_shared.best(figures.low_strength, still_in & goes_low)
+        failing = still_in & both & ~(high & low)
+        if not failing.any():
+            break
+        still_in &= ~failing
+    has_high = odds_shared.across(np.logical_or, high)
+    has_low = odds_shared.across(np.logical_or, low)
+    split_pot = has_high & has_low
+    fractions = np.stack(
+        [
+            odds_shared.share_out(high, 0.5) * split_pot,
+            odds_shared.share_out(low, 0.5) * split_pot,
+            odds_shared.share_out(high | low, 1.0) * (has_high ^ has_low),
+        ],
+        axis=1,
+    )
+    redeal = ~(has_high | has_low)
+    return odds_shared.instant_win_first(Split(fractions, redeal), figures.out_after, 2)
+
+
 RULES = GameRules(
     game=Game.FLOP_A,
     name="Flop-A",
@@ -162,4 +194,12 @@ RULES = GameRules(
     figures=point_totals.figures,
     pots=("high", "low", "whole"),
     check_showdown=check_declarations,
+    odds=OddsGame(
+        hand_min=3,
+        hand_max=3,
+        table_size=5,
+        table_pairs=False,
+        figures=discard.odds_figures(evaluate_batch),
+        showdown=odds_showdown,
+    ),
 )

@@ -9,9 +9,10 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import point_totals
+from evaluators import discard, point_totals
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.odds_rules import OddsGame
 from evaluators.point_totals import FACES, PointValues
 from evaluators.results import BatchResult, Evaluation
 
@@ -57,4 +58,12 @@ RULES = GameRules(
     headline=point_totals.headline,
     figures=point_totals.figures,
     pots=("high", "low", "whole"),
+    odds=OddsGame(
+        hand_min=5,
+        hand_max=5,
+        table_size=7,
+        table_pairs=False,
+        figures=discard.odds_figures(evaluate_batch),
+        showdown=point_totals.odds_high_low,
+    ),
 )

@@ -8,12 +8,15 @@ the player holds, not over the best five.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import poker
+from evaluators import odds_shared, poker
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, DotsDetail, Evaluation, Resolution
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
@@ -97,6 +100,23 @@ def figures(evaluation: Evaluation) -> list[Figure]:
     return [("dots", str(detail.dots), True), *poker.figures(detail.poker)]
 
 
+def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
+    return odds_shared.batch_figures(evaluate_batch, hands, table, options)
+
+
+def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve`` over arrays (Odds): the best poker hand takes the ``high`` half, the
+    most dots the ``dots`` half; ties split a half, one seat may win both."""
+    halves = np.stack(
+        [
+            odds_shared.share_out(odds_shared.best(figures.strength), 0.5),
+            odds_shared.share_out(odds_shared.best(figures.value), 0.5),
+        ],
+        axis=1,
+    )
+    return Split(halves, odds_shared.no_redeal(halves.shape[2]))
+
+
 RULES = GameRules(
     game=Game.GROCERY_STORE_DOTS,
     name="Grocery Store Dots",
@@ -113,4 +133,12 @@ RULES = GameRules(
     figures=figures,
     aliases=("dots",),
     pots=("high", "dots"),
+    odds=OddsGame(
+        hand_min=7,
+        hand_max=7,
+        table_size=0,
+        table_pairs=True,
+        figures=odds_figures,
+        showdown=odds_showdown,
+    ),
 )

@@ -9,15 +9,18 @@ Strength points up: it is ``survived``, the checks passed before the first fold 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 import numpy as np
 import numpy.typing as npt
 
+from evaluators import odds_shared
 from evaluators.cards import ACE, DECK_SIZE, RANKS
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, Evaluation, HighCardDetail, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 
@@ -162,6 +165,22 @@ def figures(evaluation: Evaluation) -> list[Figure]:
     ]
 
 
+def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
+    return odds_shared.batch_figures(evaluate_batch, hands, table, options)
+
+
+def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve`` over arrays (Odds): the unique most checks survived takes the pot; a
+    tie at the top splits at 5 checks and is a redeal below."""
+    survived = figures.strength
+    top = odds_shared.best(survived)
+    wins = (odds_shared.across(np.add, top.view(np.int8)) == 1) | (
+        odds_shared.across(np.maximum, survived) == CHECKS
+    )
+    whole = odds_shared.share_out(top, 1.0) * wins
+    return Split(whole[:, None], ~wins)
+
+
 RULES = GameRules(
     game=Game.HIGH_CARD,
     name="High Card",
@@ -177,4 +196,12 @@ RULES = GameRules(
     headline=survived,
     figures=figures,
     options=("ace_low",),
+    odds=OddsGame(
+        hand_min=5,
+        hand_max=5,
+        table_size=5,
+        table_pairs=True,
+        figures=odds_figures,
+        showdown=odds_showdown,
+    ),
 )

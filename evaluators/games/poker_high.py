@@ -6,15 +6,19 @@ Cactus-Kev ``rank_class`` itself (1 best .. 7462), the figure other evaluators r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import poker
+from evaluators import odds_shared, poker
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.poker import classify
 from evaluators.results import BatchResult, Evaluation, PokerDetail
 from evaluators.showdown import resolve_single_pot
+from evaluators.tables.card_keys import SUM_START
 
 SUMMARY = (
     "Poker high: each player's best five-card poker hand out of five to seven cards (their "
@@ -61,6 +65,32 @@ def evaluate_batch(
     return poker.batch_results(rank_classes, rank_classes.astype(np.int64))
 
 
+def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
+    """The boards read once per run-out (``poker.boards``); a fully known hand then takes
+    one gather per board (``poker.rank_classes_on``), a dealt one adds its hole cards'
+    keys to the board's: the 7-card lookups without re-reading the board."""
+    count = odds_shared.run_outs(hands, table)
+    played = poker.boards(table)
+    strength = np.empty((len(hands), count), dtype=np.int64)
+    for seat, hand in enumerate(hands):
+        if len(hand) == 1:
+            classes = poker.rank_classes_on(played, tuple(hand[0].tolist()))
+        else:
+            hole = poker.batch_key_sums(hand, np.zeros((1, 0), dtype=np.uint8))
+            key_sums = np.broadcast_to(played.key_sums + (hole - np.uint64(SUM_START)), (count,))
+            classes = poker.batch_rank_classes(
+                hand, odds_shared.rows(table, count), key_sums.copy()
+            )
+        np.subtract(poker.STRENGTH_BASE, classes, out=strength[seat], dtype=np.int64)
+    zeros = np.zeros(strength.shape, dtype=np.int64)
+    return Figures(strength, zeros, zeros, zeros)
+
+
+def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve_single_pot`` over arrays (Odds): the best hand takes the pot, ties split."""
+    return odds_shared.single_pot(odds_shared.best(figures.strength))
+
+
 RULES = GameRules(
     game=Game.POKER_HIGH,
     name="Poker high",
@@ -78,4 +108,12 @@ RULES = GameRules(
     headline=headline,
     figures=figures,
     aliases=("poker",),
+    odds=OddsGame(
+        hand_min=1,
+        hand_max=2,
+        table_size=5,
+        table_pairs=True,
+        figures=odds_figures,
+        showdown=odds_showdown,
+    ),
 )

@@ -15,11 +15,19 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from evaluators import odds_shared
 from evaluators.cards import DECK_SIZE
-from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
+from evaluators.discard import (
+    apply_discard,
+    discard_figures,
+    instant_win,
+    odds_figures,
+    sum_kept,
+)
 from evaluators.figures import yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
 from evaluators.results import BatchResult, BlackjackDetail, Evaluation
 from evaluators.showdown import resolve_single_pot
 
@@ -135,6 +143,13 @@ def figures(evaluation: Evaluation) -> list[Figure]:
     ]
 
 
+def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
+    """``resolve_single_pot`` over arrays (Odds): the best strength (bust hands last)
+    takes the whole pot, ties split; an instant win first."""
+    whole = odds_shared.single_pot(odds_shared.best(figures.strength))
+    return odds_shared.instant_win_first(whole, figures.out_after, 0)
+
+
 RULES = GameRules(
     game=Game.THREE_THIRTY_THREE,
     name="Three Hundred Thirty Three",
@@ -151,4 +166,12 @@ RULES = GameRules(
     headline=headline,
     figures=figures,
     aliases=("333",),
+    odds=OddsGame(
+        hand_min=3,
+        hand_max=3,
+        table_size=4,
+        table_pairs=False,
+        figures=odds_figures(evaluate_batch),
+        showdown=odds_showdown,
+    ),
 )

@@ -44,7 +44,6 @@ import numpy as np
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
 from evaluators.inputs import Declaration, Game
-from evaluators.odds_games import ODDS_GAMES
 from evaluators.registry import GAMES
 from service.client.typed_client import (
     batch_request,
@@ -296,7 +295,7 @@ def _batch_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:
 def odds_sizes(game: Game) -> tuple[int, int]:
     """(cards a seat ends with, cards of the full table) in the game's Odds deal; LoadError
     for a game Odds does not serve."""
-    dealt = ODDS_GAMES.get(game)
+    dealt = GAMES[game].odds
     if dealt is None:
         raise LoadError(
             f"Odds does not serve {GAMES[game].name}: its hands are not dealt by chance"

@@ -32,7 +32,6 @@ from evaluators.cards import (
 )
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.odds import Odds
-from evaluators.odds_games import ODDS_GAMES
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
@@ -172,7 +171,7 @@ def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
 
 def serves_odds(rules: GameRules) -> bool:
     """Whether ``Odds`` serves the game (ListGames' ``odds``)."""
-    return rules.game in ODDS_GAMES
+    return rules.odds is not None
 
 
 def to_odds_request(request: pb.OddsRequest) -> OddsRequest:

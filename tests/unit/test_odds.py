@@ -25,13 +25,20 @@ from evaluators.odds import (
     SeatOdds,
     TooManySamples,
     odds,
+    serves_odds,
 )
-from evaluators.odds_deal import Plan, count_completions, enumerate_completions
-from evaluators.odds_games import ODDS_GAMES
+from evaluators.odds_deal import Plan, cards_at, count_completions, enumerate_completions
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
+from evaluators.odds_rules import OddsGame
 from evaluators.registry import GAMES
 
 HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
+
+
+def _odds_rules(game: Game) -> OddsGame:
+    rules = GAMES[game].odds
+    assert rules is not None
+    return rules
 
 
 def _ids(text: str) -> Cards:
@@ -41,7 +48,7 @@ def _ids(text: str) -> Cards:
 def _fractions(
     game: Game, outcome_awards: Sequence[tuple[str, str, Fraction]], players: Sequence[str]
 ) -> np.ndarray:
-    pots = ODDS_GAMES[game].pots
+    pots = GAMES[game].pots
     result = np.zeros((len(players), len(pots)))
     for player, pot, share in outcome_awards:
         result[players.index(player), pots.index(pot)] += float(share)
@@ -56,7 +63,7 @@ def _random_showdown(
 ) -> tuple[list[Cards], Cards]:
     deck = [int(card) for card in rng.permutation(DECK_SIZE)]
     table: list[int] = []
-    if ODDS_GAMES[game].table_pairs:
+    if _odds_rules(game).table_pairs:
         table = deck[:table_size]
         deck = deck[table_size:]
     else:
@@ -103,7 +110,7 @@ def test_vectorised_showdown_equals_the_resolver(
     rng = np.random.default_rng([hash(game.value) % 2**32, len(hand_sizes), ace_low])
     options = Options(ace_low=ace_low)
     deals = [_random_showdown(game, rng, hand_sizes, table_size) for _ in range(300)]
-    spec = ODDS_GAMES[game]
+    spec = _odds_rules(game)
     hands = [np.array([d[0][s] for d in deals], dtype=np.uint8) for s in range(len(hand_sizes))]
     tables = np.array([d[1] for d in deals], dtype=np.uint8).reshape(len(deals), table_size)
     seat_declarations = declarations or (None,) * len(hand_sizes)
@@ -128,7 +135,7 @@ def _literal_completions(
     game: Game, request: OddsRequest
 ) -> Iterator[tuple[list[Cards], Cards, Fraction]]:
     """Every completion with its RULES.md probability, by itertools, one at a time."""
-    spec = ODDS_GAMES[game]
+    spec = _odds_rules(game)
     seen = set(request.table) | set(request.dead)
     for seat in request.seats:
         seen |= set(seat.hand)
@@ -172,7 +179,7 @@ def _literal_completions(
 
 def _literal_odds(request: OddsRequest) -> tuple[Odds, int]:
     game = request.game
-    pots = ODDS_GAMES[game].pots
+    pots = GAMES[game].pots
     players = [seat.player for seat in request.seats]
     share = np.zeros((len(players), len(pots)))
     win = np.zeros_like(share)
@@ -476,6 +483,22 @@ def test_too_few_unseen_cards_is_refused_on_the_table() -> None:
         read_odds(Game.NUMBERS, [("a", ["Ks"], 4, None), ("b", [], 5, None)], (), few_ranks.split())
 
 
-def test_every_odds_game_reports_the_pots_its_showdown_awards() -> None:
-    for game, deal in ODDS_GAMES.items():
-        assert deal.pots == GAMES[game].pots, game
+def test_the_games_dealt_by_chance_serve_odds() -> None:
+    assert [game for game in GAMES if serves_odds(game)] == [
+        Game.NUMBERS,
+        Game.FLORIDA_BINGO,
+        Game.FLOP_A,
+        Game.THREE_THIRTY_THREE,
+        Game.HIGH_CARD,
+        Game.GROCERY_STORE_DOTS,
+        Game.POKER_HIGH,
+    ]
+
+
+def test_cards_at_equals_a_gather_with_few_or_many_cards_seen() -> None:
+    rng = np.random.default_rng(5)
+    for seen_count in (0, 1, 4, 8, 9, 30):
+        seen = set(rng.choice(DECK_SIZE, seen_count, replace=False).tolist())
+        cards = np.array([c for c in range(DECK_SIZE) if c not in seen], dtype=np.uint8)
+        positions = rng.integers(0, len(cards), size=(100, 5)).astype(np.uint8)
+        np.testing.assert_array_equal(cards_at(cards, positions), cards[positions])

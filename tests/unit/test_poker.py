@@ -260,3 +260,25 @@ def test_headline_refuses_another_games_evaluation() -> None:
     evaluation = grocery_store_dots.evaluate(cards("Ah Kh Qh Jh Th"), (), (), OPTIONS)
     with pytest.raises(TypeError):
         poker_high.headline(evaluation)
+
+
+@pytest.mark.parametrize("hole_size", [1, 2])
+def test_a_known_hole_on_many_boards_equals_the_batch_classes(hole_size: int) -> None:
+    rng = np.random.default_rng(hole_size)
+    for _ in range(20):
+        deck = rng.permutation(52).astype(np.uint8)
+        hole = tuple(int(card) for card in deck[:hole_size])
+        rest = deck[hole_size:]
+        # Half the boards from the hole's suit, so that flushes are common.
+        suited = rest[rest % 4 == hole[0] % 4]
+        boards = np.array(
+            [rng.choice(suited if b % 2 else rest, 5, replace=False) for b in range(200)],
+            dtype=np.uint8,
+        )
+        hands = np.array([hole], dtype=np.uint8)
+        expected = poker.batch_rank_classes(
+            np.repeat(hands, len(boards), axis=0),
+            boards,
+            poker.batch_key_sums(np.repeat(hands, len(boards), axis=0), boards),
+        )
+        np.testing.assert_array_equal(poker.rank_classes_on(poker.boards(boards), hole), expected)

@@ -1,0 +1,73 @@
+"""The shape of one game's Odds rules: what a game module puts in ``GameRules.odds``.
+
+A game serves Odds when its cards still to come are dealt by chance (RULES.md "Odds");
+its ``OddsRules`` say what the deal completes to and how many run-outs at once are scored
+and resolved. Figures are arrays of S seats x R run-outs (seat-major: a step across seats
+is an element-wise operation on contiguous rows, far cheaper than a reduction along a
+short axis); a pot rule answers each seat's fraction of the whole pot from each of the
+game's ``pots`` per run-out (S x P x R) and whether the run-out is a redeal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from evaluators.inputs import Declaration, Options
+
+Matrix = npt.NDArray[np.uint8]
+Figure = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+Fractions = npt.NDArray[np.float64]
+Declarations = Sequence[Declaration | None]
+
+
+@dataclass(frozen=True)
+class Figures:
+    """What the pot rules read, each (S, R): higher ``strength``, ``low_strength`` and
+    ``value`` are better (as in ``Evaluation``); ``out_after`` is the discard rule's (0 if
+    the hand never ran out, always 0 outside the discard games)."""
+
+    strength: Figure
+    low_strength: Figure
+    value: Figure
+    out_after: Figure
+
+
+@dataclass(frozen=True)
+class Split:
+    """Per seat, pot (in the order of the game's ``pots``) and run-out, the fraction of
+    the whole pot (S, P, R); per run-out whether it is a redeal (all zeros)."""
+
+    fractions: Fractions
+    redeal: Mask
+
+
+FiguresOf = Callable[[Sequence[Matrix], Matrix, Options], Figures]
+"""(every seat's completed hand, (R, h) or (1, h) when fully known; the table in the
+order turned, (R, t) or (1, t); options) -> Figures."""
+
+PotRule = Callable[[Figures, Declarations], Split]
+"""(figures, the seats' declarations, None where the game has none) -> Split over pots."""
+
+
+@dataclass(frozen=True)
+class OddsGame:
+    """One game's deal and pot rule for Odds.
+
+    ``hand_min``-``hand_max``: the cards a seat ends with (known + unknown);
+    ``table_size``: the full table; ``table_pairs``: whether a new table card may share a
+    rank with the table (False in the discard games: the dealer replaces it, so each new
+    card is uniform over the unseen cards of ranks not yet on the table, and hands may
+    run out).
+    """
+
+    hand_min: int
+    hand_max: int
+    table_size: int
+    table_pairs: bool
+    figures: FiguresOf
+    showdown: PotRule
