@@ -145,12 +145,17 @@ def start_server(
     command: Sequence[str] = (),
 ) -> ServerProcess:
     """Start ``command`` (default ``handeval serve``) with ``--host 127.0.0.1 --port 0
-    --metrics-port 0 --workers N *args``; with ``wait_ready``, return once every worker has
-    logged ``ready`` and health says SERVING. ``command`` is another program taking the serve
+    --metrics-port 0 --workers N *args`` (a ``--workers`` in ``args`` is N); with
+    ``wait_ready``, return once every worker has logged ``ready`` (so any of them may answer
+    the health check) and health says SERVING. ``command`` is another program taking the serve
     flags, e.g. ``python -m benchmarks.bench_service``."""
     flags = ("--host", "127.0.0.1", "--port", "0", "--metrics-port", "0")
+    if "--workers" in args:
+        workers = int(args[args.index("--workers") + 1])
+    else:
+        args = ("--workers", str(workers), *args)
     process = subprocess.Popen(
-        [*(command or serve_command()), *flags, "--workers", str(workers), *args],
+        [*(command or serve_command()), *flags, *args],
         cwd=ROOT,
         env=server_env(env),
         stdin=subprocess.DEVNULL,
