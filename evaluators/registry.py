@@ -40,3 +40,6 @@ GAMES: dict[Game, GameRules] = {
     )
 }
 """In ``ListGames`` order."""
+
+DEFAULT_GAME = poker_high.RULES.game
+"""The game a caller gets when it names none (the load generator): the hot path's."""

@@ -7,8 +7,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from evaluators.inputs import Game
+
 ROOT = Path(__file__).resolve().parents[1]
 FORBIDDEN_IN_CORE = ("grpc", "google", "prometheus_client", "service")
+GAME_NAMES = [game.name for game in Game]
 
 
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
@@ -27,18 +30,54 @@ def test_mypy_strict_reports_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_evaluators_import_no_transport_or_service_code() -> None:
-    offenders = []
-    for path in sorted((ROOT / "evaluators").rglob("*.py")):
+def _imports(folder: Path) -> list[tuple[str, str]]:
+    """(file, module) for every absolute import in the Python files under ``folder``."""
+    found = []
+    for path in sorted(folder.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             names: list[str] = []
             if isinstance(node, ast.Import):
                 names = [alias.name for alias in node.names]
             elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
                 names = [node.module]
-            offenders += [
-                f"{path.relative_to(ROOT)}: {name}"
-                for name in names
-                if name.split(".")[0] in FORBIDDEN_IN_CORE
-            ]
+            found += [(str(path.relative_to(ROOT)), name) for name in names]
+    return found
+
+
+def test_evaluators_import_no_transport_or_service_code() -> None:
+    offenders = [
+        f"{path}: {name}"
+        for path, name in _imports(ROOT / "evaluators")
+        if name.split(".")[0] in FORBIDDEN_IN_CORE
+    ]
+    assert offenders == []
+
+
+def test_the_client_side_imports_nothing_of_the_server_side() -> None:
+    offenders = [
+        f"{path}: {name}"
+        for path, name in _imports(ROOT / "service" / "client")
+        if name in ("service.server", "service.cli")
+        or name.startswith(("service.server.", "service.cli."))
+    ]
+    assert offenders == []
+
+
+def test_no_service_module_names_a_game() -> None:
+    """In code, not prose: ``Game.X`` or ``pb.GAME_X`` anywhere under service/ but gen/."""
+    wire = {f"GAME_{name}" for name in GAME_NAMES}
+    offenders = []
+    for path in sorted((ROOT / "service").rglob("*.py")):
+        if "gen" in path.relative_to(ROOT / "service").parts:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Attribute) and (
+                node.attr in wire
+                or (
+                    node.attr in GAME_NAMES
+                    and isinstance(node.value, ast.Name)
+                    and node.value.id == "Game"
+                )
+            ):
+                offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.attr}")
     assert offenders == []

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TextIO
 
 from evaluators.inputs import Game
+from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
 from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
 from service.client.typed_client import parse_game
@@ -85,7 +86,12 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
         help="evaluate (unary), stream (EvaluateStream), batch (EvaluateBatch) or odds (Odds, "
         "sampled); default evaluate",
     )
-    parser.add_argument("--game", type=_game, default=Game.POKER_HIGH, help="default poker-high")
+    parser.add_argument(
+        "--game",
+        type=_game,
+        default=DEFAULT_GAME,
+        help=f"default {GAMES[DEFAULT_GAME].name}",
+    )
     parser.add_argument(
         "--concurrency", type=_positive, default=8, help="calls in flight (threads); default 8"
     )

@@ -44,7 +44,7 @@ import numpy as np
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
 from evaluators.inputs import Declaration, Game
-from evaluators.registry import GAMES
+from evaluators.registry import DEFAULT_GAME, GAMES
 from service.client.typed_client import (
     batch_request,
     channel_options,
@@ -92,7 +92,7 @@ class LoadSpec:
 
     targets: tuple[str, ...]
     rpc: Rpc = Rpc.EVALUATE
-    game: Game = Game.POKER_HIGH
+    game: Game = DEFAULT_GAME
     concurrency: int = 8
     batch_size: int = 100
     """Hands per ``EvaluateBatch`` (other RPCs send one hand per request)."""
