@@ -22,7 +22,11 @@ _NEEDS_ENDER = {
     TonkEnding.DROP: "dropped",
     TonkEnding.DEAL: "declared a deal bonus",
 }
-_ENDING_NAMES = "tonk, out, drop, stock out or deal"
+_ENDING_NAMES = (
+    "TONK_ENDING_TONK (tonk), TONK_ENDING_OUT (out), TONK_ENDING_DROP (drop), "
+    "TONK_ENDING_STOCK_OUT (stock out) or TONK_ENDING_DEAL (deal)"
+)
+"""The endings as the wire spells them, with the words people use beside them."""
 DEAL_STAKES = {
     DealBonus.NINE_OR_LESS: 3,
     DealBonus.THIRTEEN_OR_LESS: 2,
