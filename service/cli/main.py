@@ -21,7 +21,7 @@ from contextlib import contextmanager
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import grpc
 from google.protobuf import json_format
@@ -42,6 +42,9 @@ from service.client.typed_client import (
     split_cards,
 )
 from service.gen.handeval.v1 import handeval_pb2 as pb
+
+M = TypeVar("M", bound=Message)
+"""A response message."""
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -118,6 +121,21 @@ def _refusals() -> Iterator[None]:
         yield
     except InvalidRequest as error:
         raise HandevalError.from_status(convert.invalid_argument(error.violations)) from None
+
+
+def _seats(args: argparse.Namespace) -> list[tuple[str, list[str], Declaration | None]]:
+    """The ``--seat`` and ``--declaration`` flags as (player, cards, declaration) seats."""
+    declarations = dict(args.declaration)
+    return [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
+
+
+def _ask(args: argparse.Namespace, call: Callable[[Answerer], M]) -> M:
+    """``call`` on the answerer ``--target`` names (closed afterwards) or the core."""
+    answerer, close = _connect(args)
+    try:
+        return call(answerer)
+    finally:
+        close()
 
 
 def _connect(args: argparse.Namespace) -> tuple[Answerer, Callable[[], None]]:
@@ -282,11 +300,7 @@ def _run_eval(args: argparse.Namespace) -> int:
         [_cards_arg(spread) for spread in args.spread],
         _options(args),
     )
-    answerer, close = _connect(args)
-    try:
-        evaluation = answerer.send_evaluate(request)
-    finally:
-        close()
+    evaluation = _ask(args, lambda answerer: answerer.send_evaluate(request))
     _print(evaluation, render.render_evaluation(request, evaluation), args.json)
     return EXIT_OK
 
@@ -305,8 +319,7 @@ def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _run_showdown(args: argparse.Namespace) -> int:
-    declarations = dict(args.declaration)
-    seats = [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
+    seats = _seats(args)
     request = showdown_request(
         args.game,
         seats,
@@ -316,11 +329,7 @@ def _run_showdown(args: argparse.Namespace) -> int:
         ending=args.ending,
         ender=args.ender,
     )
-    answerer, close = _connect(args)
-    try:
-        response = answerer.send_showdown(request)
-    finally:
-        close()
+    response = _ask(args, lambda answerer: answerer.send_showdown(request))
     _print(response, render.render_showdown(request, response), args.json)
     return EXIT_OK
 
@@ -357,8 +366,7 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def _run_odds(args: argparse.Namespace) -> int:
-    declarations = dict(args.declaration)
-    seats = [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
+    seats = _seats(args)
     request = odds_request(
         args.game,
         seats,
@@ -368,11 +376,7 @@ def _run_odds(args: argparse.Namespace) -> int:
         samples=args.samples,
         seed=args.seed,
     )
-    answerer, close = _connect(args)
-    try:
-        response = answerer.send_odds(request)
-    finally:
-        close()
+    response = _ask(args, lambda answerer: answerer.send_odds(request))
     _print(response, render.render_odds(request, response), args.json)
     return EXIT_OK
 
@@ -428,11 +432,7 @@ def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _run_games(args: argparse.Namespace) -> int:
-    answerer, close = _connect(args)
-    try:
-        response = answerer.list_games()
-    finally:
-        close()
+    response = _ask(args, lambda answerer: answerer.list_games())
     _print(response, render.render_games(response), args.json)
     return EXIT_OK
 
