@@ -324,7 +324,7 @@ def test_a_batch_of_several_chunks_equals_one_chunk_at_a_time() -> None:
         return True
 
     got = evaluate_batch(
-        POKER, hands, rules.hand_max, tables, rules.table_max, NO_OPTIONS, 20_000, keep_going
+        POKER, hands, rules.hand_max, tables, rules.table_max, NO_OPTIONS, 100_000, keep_going
     )
     assert chunks, "scored in more than one chunk"
     assert_same(got, one_by_one(rules, deals, NO_OPTIONS))
