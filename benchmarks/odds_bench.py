@@ -14,12 +14,13 @@ small sample count.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from benchmarks.run import Progress
+from benchmarks.progress import Progress
 from evaluators.inputs import Declaration, Game
 from evaluators.odds import Odds, odds, serves_odds
 from evaluators.odds_request import OddsRequest, read_odds
@@ -28,6 +29,8 @@ from evaluators.registry import GAMES
 HERO = ("As", "Ks")
 VILLAIN = ("Qd", "Qc")
 EVAL7_SAMPLES = 1_000_000
+PREFLOP_BOARDS = 1_712_304
+"""Five-card boards from the 48 cards left when two hole cards each are known."""
 POKERKIT_SAMPLES = 2_000
 
 
@@ -38,6 +41,8 @@ class Row:
     target: str
     met: bool | None = None
     """Whether the figure meets ``target`` (None: a check, not a target)."""
+    rates: tuple[tuple[str, float], ...] = ()
+    """(who, run-outs or samples per second) behind the figure, for the plot."""
 
 
 def _median(action: Callable[[], object], rounds: int) -> float:
@@ -106,9 +111,27 @@ def _sampler(request: OddsRequest, samples: int) -> Callable[[], Odds]:
     return lambda: odds(request, samples=samples, seed=1)
 
 
-def run(rounds: int, samples: int, quick: bool) -> list[Row]:
+PEERS = ("eval7", "pokerkit")
+
+
+def missing_peers() -> list[str]:
+    """The peers this benchmark needs that are not installed (the ``bench`` extra has them)."""
+    return [name for name in PEERS if importlib.util.find_spec(name) is None]
+
+
+def steps() -> int:
+    """How many progress steps ``run`` reports."""
+    return 5 + sum(1 for game in GAMES if serves_odds(game))
+
+
+def run(
+    rounds: int, samples: int, quick: bool, progress: Callable[[str], None] | None = None
+) -> list[Row]:
+    """Every row, timed; progress goes to ``progress`` (default: a bar of its own)."""
     games = [game for game in GAMES if serves_odds(game)]
-    progress = Progress(5 + len(games))
+    own = Progress(steps()) if progress is None else None
+    progress = progress or own
+    assert progress is not None
     rows: list[Row] = []
     progress("exact preflop equity")
     exact: Odds = odds(_preflop())
@@ -136,10 +159,14 @@ def run(rounds: int, samples: int, quick: bool) -> list[Row]:
     )
     rows.append(
         Row(
-            "exact preflop (1,712,304 boards) vs eval7 MC 1M",
+            f"exact preflop ({PREFLOP_BOARDS:,} boards) vs eval7 MC 1M",
             f"{ours_exact * 1e3:.0f} ms vs {eval7_mc * 1e3:.0f} ms: {eval7_mc / ours_exact:.2f}x",
             ">= 1x",
             eval7_mc >= ours_exact,
+            (
+                ("heads-up preflop: handeval exact", PREFLOP_BOARDS / ours_exact),
+                ("heads-up preflop: eval7 Monte Carlo", EVAL7_SAMPLES / eval7_mc),
+            ),
         )
     )
     progress("timing sampled preflop vs eval7, pokerkit")
@@ -158,12 +185,14 @@ def run(rounds: int, samples: int, quick: bool) -> list[Row]:
             f"{ours_rate:,.0f} vs {eval7_rate:,.0f}: {ours_rate / eval7_rate:.2f}x",
             ">= 2x",
             ours_rate >= 2 * eval7_rate,
+            (("heads-up preflop: handeval sampled", ours_rate),),
         ),
         Row(
             "sampled preflop run-outs/s vs pokerkit",
             f"{ours_rate:,.0f} vs {pokerkit_rate:,.0f}: {ours_rate / pokerkit_rate:.0f}x",
             ">= 100x",
             ours_rate >= 100 * pokerkit_rate,
+            (("heads-up preflop: pokerkit Monte Carlo", pokerkit_rate),),
         ),
     ]
     for game in games:
@@ -171,10 +200,30 @@ def run(rounds: int, samples: int, quick: bool) -> list[Row]:
         seconds = _median(_sampler(_four_seats(game), samples), rounds)
         rate = samples / seconds
         rows.append(
-            Row(f"{game.value}, 4 seats, sampled run-outs/s", f"{rate:,.0f}", ">= 1M", rate >= 1e6)
+            Row(
+                f"{game.value}, 4 seats, sampled run-outs/s",
+                f"{rate:,.0f}",
+                ">= 1M",
+                rate >= 1e6,
+                ((f"4 seats sampled: handeval {game.value}", rate),),
+            )
         )
-    progress.close()
+    if own is not None:
+        own.close()
     return rows
+
+
+def table(rows: list[Row]) -> str:
+    """The rows as an aligned text table: measure, figure, target or check, met."""
+    columns = [("measure", "figure", "target / check", "met")] + [
+        (row.what, row.figure, row.target, "" if row.met is None else "yes" if row.met else "NO")
+        for row in rows
+    ]
+    widths = [max(len(line[c]) for line in columns) for c in range(4)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+        for line in columns
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -184,14 +233,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--quick", action="store_true", help="1 round, 200,000 samples")
     args = parser.parse_args(argv)
     rounds, samples = (1, 200_000) if args.quick else (args.rounds, args.samples)
-    rows = run(rounds, samples, args.quick)
-    columns = [("measure", "figure", "target / check", "met")] + [
-        (row.what, row.figure, row.target, "" if row.met is None else "yes" if row.met else "NO")
-        for row in rows
-    ]
-    widths = [max(len(line[c]) for line in columns) for c in range(4)]
-    for line in columns:
-        print("  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip())
+    print(table(run(rounds, samples, args.quick)))
 
 
 if __name__ == "__main__":

@@ -25,8 +25,9 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import grpc_bench, hands, peers
+from benchmarks import grpc_bench, hands, odds_bench, peers
 from benchmarks.hands import NamedDeal
+from benchmarks.progress import Progress
 from evaluators import batch, poker
 from evaluators.cards import card_text
 from evaluators.inputs import Game, HandRequest, Options
@@ -35,7 +36,7 @@ from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
 
-SECTIONS = ("core", "peers", "grpc")
+SECTIONS = ("core", "peers", "grpc", "odds")
 OPTIONS = Options()
 
 
@@ -51,10 +52,12 @@ class Config:
     grpc_threads: int
     grpc_batches: tuple[int, ...]
     startup_repeats: int
+    odds_rounds: int
+    odds_samples: int
 
 
-FULL = Config(1_000_000, 0.25, 5, 100_000, 2.0, 3, 4, (10_000, 100_000), 3)
-QUICK = Config(20_000, 0.02, 3, 2_000, 0.3, 1, 2, (1_000, 10_000), 1)
+FULL = Config(1_000_000, 0.25, 5, 100_000, 2.0, 3, 4, (10_000, 100_000), 3, 5, 1_000_000)
+QUICK = Config(20_000, 0.02, 3, 2_000, 0.3, 1, 2, (1_000, 10_000), 1, 1, 200_000)
 
 
 @dataclass
@@ -69,35 +72,6 @@ class Row:
     count: int = 0
     note: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-class Progress:
-    """A one-line progress bar on stderr (one line per step when stderr is not a terminal)."""
-
-    def __init__(self, total: int) -> None:
-        self.total = max(total, 1)
-        self.done = 0
-        self.tty = sys.stderr.isatty()
-        self.started = time.perf_counter()
-
-    def __call__(self, label: str) -> None:
-        self.done += 1
-        shown = min(self.done, self.total)
-        width = 24
-        filled = width * shown // self.total
-        elapsed = time.perf_counter() - self.started
-        bar = "#" * filled + "." * (width - filled)
-        line = f"[{bar}] {shown}/{self.total} {elapsed:5.0f}s {label}"
-        if self.tty:
-            sys.stderr.write("\r" + line[:110].ljust(110))
-        else:
-            sys.stderr.write(line + "\n")
-        sys.stderr.flush()
-
-    def close(self) -> None:
-        if self.tty:
-            sys.stderr.write("\n")
-            sys.stderr.flush()
 
 
 def median_seconds(action: Callable[[], object], repeats: int) -> float:
@@ -356,6 +330,25 @@ def run_grpc_section(deal: NamedDeal, config: Config, progress: Progress) -> lis
         )
     )
     return rows
+
+
+def run_odds_section(config: Config, progress: Progress) -> tuple[str, list[Row]]:
+    """``benchmarks.odds_bench`` (agreement with eval7 and pokerkit, then speed): its table,
+    and its rates as rows (run-outs or samples per second) for the JSON and the plot; a
+    sentence instead of the table when a peer is missing."""
+    if missing := odds_bench.missing_peers():
+        for _ in range(odds_bench.steps()):
+            progress("odds: skipped")
+        return f"skipped: needs {', '.join(missing)} (pip install -e '.[bench]')", []
+    measured = odds_bench.run(
+        config.odds_rounds, config.odds_samples, config.odds_rounds == 1, progress
+    )
+    rows = [
+        Row("odds", measure.what, who, rate, "run-outs/s")
+        for measure in measured
+        for who, rate in measure.rates
+    ]
+    return odds_bench.table(measured), rows
 
 
 def machine() -> dict[str, Any]:
@@ -623,7 +616,7 @@ def report(
                 f"{(f'{p99:.2f}' if p99 is not None else '-'):>9}  {r.note}"
             )
         lines.append("")
-    if goals:
+    if any(g.ratio is not None for g in goals):
         lines.append("Targets (issues 5 and 16), from this run")
         header = f"{'target':52}{'measured':>10}{'goal':>8}  met"
         lines += [header, "-" * len(header)]
@@ -638,13 +631,14 @@ def report(
 
 
 def plot(rows: Sequence[Row], path: Path) -> None:
-    """A horizontal bar chart of hands/s, log scale: ours (blue) and the peers (grey)."""
+    """Horizontal bar charts, log scale, ours blue and the peers grey: hands/s of the core
+    and the peers, and (when the odds section ran) Odds run-outs or samples per second."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    shown = [
+    hands_rows = [
         r
         for r in rows
         if r.unit == "hands/s"
@@ -656,22 +650,43 @@ def plot(rows: Sequence[Row], path: Path) -> None:
             or r.method.startswith("batch: game")
         )
     ]
-    shown.sort(key=lambda r: (r.case, -r.rate))
-    labels = [
-        f"{r.case}: {r.method.replace('batch: ', '').replace('single: ', 'single ')}" for r in shown
+    hands_rows.sort(key=lambda r: (r.case, -r.rate))
+    hand_bars = [
+        (
+            f"{r.case}: {r.method.replace('batch: ', '').replace('single: ', 'single ')}",
+            r.rate,
+            r.section == "peers" and not r.method.startswith("ours"),
+        )
+        for r in hands_rows
     ]
-    colors = [
-        "#9e9e9e" if r.section == "peers" and not r.method.startswith("ours") else "#1f77b4"
-        for r in shown
+    odds_bars = [
+        (r.method, r.rate, "handeval" not in r.method) for r in rows if r.section == "odds"
     ]
-    height = max(4.0, 0.22 * len(shown) + 1)
-    figure, axes = plt.subplots(figsize=(9, height))
-    axes.barh(range(len(shown)), [r.rate for r in shown], color=colors)
-    axes.set_yticks(range(len(shown)), labels, fontsize=7)
-    axes.invert_yaxis()
-    axes.set_xscale("log")
-    axes.set_xlabel("hands per second (log scale); blue: handeval, grey: peers")
-    axes.grid(axis="x", which="both", alpha=0.3)
+    panels = [
+        (bars, label)
+        for bars, label in (
+            (hand_bars, "hands per second (log scale); blue: handeval, grey: peers"),
+            (odds_bars, "Odds run-outs (ours) or samples (peers) per second, log scale"),
+        )
+        if bars
+    ]
+    if not panels:
+        return
+    heights = [max(2.0, 0.22 * len(bars) + 1) for bars, _ in panels]
+    figure, axes_list = plt.subplots(
+        len(panels), 1, figsize=(9, sum(heights)), height_ratios=heights, squeeze=False
+    )
+    for axes, (bars, label) in zip(axes_list[:, 0], panels, strict=True):
+        axes.barh(
+            range(len(bars)),
+            [rate for _, rate, _ in bars],
+            color=["#9e9e9e" if peer else "#1f77b4" for _, _, peer in bars],
+        )
+        axes.set_yticks(range(len(bars)), [name for name, _, _ in bars], fontsize=7)
+        axes.invert_yaxis()
+        axes.set_xscale("log")
+        axes.set_xlabel(label)
+        axes.grid(axis="x", which="both", alpha=0.3)
     figure.tight_layout()
     path.parent.mkdir(parents=True, exist_ok=True)
     figure.savefig(path, dpi=80)
@@ -708,6 +723,8 @@ def main(argv: list[str] | None = None) -> int:
         steps += 2 * 6 + len(tonk_small) + 2
     if "grpc" in sections:
         steps += 3 + 3 * len(config.grpc_batches) + config.startup_repeats
+    if "odds" in sections:
+        steps += odds_bench.steps()
     progress = Progress(steps)
 
     rows: list[Row] = []
@@ -723,11 +740,17 @@ def main(argv: list[str] | None = None) -> int:
         )
     if "grpc" in sections:
         rows += run_grpc_section(by_key["poker-7"], config, progress)
+    odds_table = ""
+    if "odds" in sections:
+        odds_table, odds_rows = run_odds_section(config, progress)
+        rows += odds_rows
     progress.close()
 
     goals = targets(rows)
     skipped = peers.missing_peers() if "peers" in sections else {}
     print(report(rows, goals, info, skipped))
+    if odds_table:
+        print(f"\nOdds (issue 15), in process\n{odds_table}")
     print(f"\n{'quick' if args.quick else 'full'} run in {time.perf_counter() - started:.0f} s")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
