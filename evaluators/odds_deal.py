@@ -141,21 +141,24 @@ def subset_sums(values: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.int64]:
 @dataclass(frozen=True)
 class SetHalves:
     """A k-subset of ``range(n)`` drawn as two smaller ones, a row of ``combinations(n,
-    small)`` and a row of ``combinations(n, k - small)``, each row with its index bits
-    (bit i: index i) to tell the pairs that overlap. Both tables stay small (48 cards,
+    small)`` and a row of ``combinations(n, k - small)``: per row, its index bits (bit i:
+    index i, to tell the pairs that overlap) and the sum of some ``values`` at its
+    indexes, side by side so that one gather reads both. Both tables stay small (48 cards,
     k = 5: 1,128 and 17,296 rows) where the whole ``combinations(n, k)`` does not."""
 
-    small: int
-    small_bits: npt.NDArray[np.int64]
-    large_bits: npt.NDArray[np.int64]
+    small: npt.NDArray[np.int64]
+    large: npt.NDArray[np.int64]
 
 
-@functools.lru_cache(maxsize=4)
-def set_halves(n: int, k: int) -> SetHalves:
-    """The halves of a k-subset of ``range(n)`` (n <= 63): ``k // 2`` and the rest."""
-    bits = np.left_shift(1, np.arange(n, dtype=np.int64))
+def set_halves(values: npt.NDArray[np.int64], k: int) -> SetHalves:
+    """The halves of a k-subset of ``range(len(values))`` (at most 63): ``k // 2`` indexes
+    and the rest."""
+    bits = np.left_shift(1, np.arange(len(values), dtype=np.int64))
     small = k // 2
-    return SetHalves(small, subset_sums(bits, small), subset_sums(bits, k - small))
+    return SetHalves(
+        np.stack([subset_sums(bits, small), subset_sums(values, small)], axis=1),
+        np.stack([subset_sums(bits, k - small), subset_sums(values, k - small)], axis=1),
+    )
 
 
 def draw_set_halves(
@@ -163,22 +166,25 @@ def draw_set_halves(
     halves: SetHalves,
     small_rows: npt.NDArray[np.int64],
     large_rows: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.int64],
     disjoint: npt.NDArray[np.bool_],
 ) -> None:
-    """Fill the three equal-length arrays, one entry per draw: independent uniform rows of
-    each half's table and whether the two are disjoint.
+    """Fill the four equal-length arrays, one entry per draw: independent uniform rows of
+    each half's table, the sum of their values and whether the two are disjoint.
 
     The disjoint draws, in order, are independent uniform k-subsets: every k-subset is the
     union of exactly ``C(k, small)`` disjoint pairs and every pair is equally likely. One
     bounded draw per pair (with 48 cards and k = 5, 88% of them disjoint).
     """
-    large = len(halves.large_bits)
-    drawn = rng.integers(0, len(halves.small_bits) * large, size=len(small_rows))
+    large = len(halves.large)
+    drawn = rng.integers(0, len(halves.small) * large, size=len(small_rows))
     np.floor_divide(drawn, large, out=small_rows)
     np.multiply(small_rows, large, out=large_rows)
     np.subtract(drawn, large_rows, out=large_rows)
-    np.take(halves.small_bits, small_rows, out=drawn, mode="clip")
-    drawn &= np.take(halves.large_bits, large_rows, mode="clip")
+    small = np.take(halves.small, small_rows, axis=0, mode="clip")
+    large_half = np.take(halves.large, large_rows, axis=0, mode="clip")
+    np.add(small[:, 1], large_half[:, 1], out=sums)
+    np.bitwise_and(small[:, 0], large_half[:, 0], out=drawn)
     np.equal(drawn, 0, out=disjoint)
 
 

@@ -142,28 +142,25 @@ def known_hands_sampled(
     whose keys and flush rank bits are tables of each half's ``combinations`` rows."""
     known = poker.KnownHoles(holes, table, unseen)
     dealt = 5 - len(table)
-    halves = set_halves(len(unseen), dealt)
-    small_keys = subset_sums(known.card_keys, halves.small)
-    small_keys += known.start
-    large_keys = subset_sums(known.card_keys, dealt - halves.small)
+    halves = set_halves(known.card_keys, dealt)
+    halves.small[:, 1] += known.start
     flush_bits = (
-        subset_sums(known.flush_bits, halves.small),
-        subset_sums(known.flush_bits, dealt - halves.small),
+        subset_sums(known.flush_bits, dealt // 2),
+        subset_sums(known.flush_bits, dealt - dealt // 2),
     )
     small_rows = np.empty(KNOWN_CHUNK, dtype=np.int64)
     large_rows = np.empty(KNOWN_CHUNK, dtype=np.int64)
-    disjoint = np.empty(KNOWN_CHUNK, dtype=np.bool_)
     keys = np.empty(KNOWN_CHUNK, dtype=np.int64)
+    disjoint = np.empty(KNOWN_CHUNK, dtype=np.bool_)
     classes = np.empty((len(holes), KNOWN_CHUNK), dtype=np.uint16)
     left = count
     while left:
-        draw_set_halves(rng, halves, small_rows, large_rows, disjoint)
+        draw_set_halves(rng, halves, small_rows, large_rows, keys, disjoint)
         drawn, accepted = KNOWN_CHUNK, int(np.count_nonzero(disjoint))
         if accepted > left:
             drawn, accepted = int(np.flatnonzero(disjoint)[left - 1]) + 1, left
+        block = keys[:drawn]
         rows = (small_rows[:drawn], large_rows[:drawn])
-        block = np.take(small_keys, rows[0], out=keys[:drawn], mode="clip")
-        block += np.take(large_keys, rows[1], mode="clip")
         out = classes[:, :drawn]
         known.classes(
             block, functools.partial(_halves_flush_bits, flush_bits, rows), out, disjoint[:drawn]

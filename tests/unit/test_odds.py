@@ -469,21 +469,24 @@ def test_subset_sums_equal_sums_over_the_combination_rows(n: int, k: int) -> Non
 
 
 @pytest.mark.parametrize(("n", "k"), [(7, 5), (8, 4), (9, 1)])
-def test_disjoint_set_halves_are_uniform_k_subsets(n: int, k: int) -> None:
-    halves = set_halves(n, k)
-    small = combinations(n, halves.small)
-    large = combinations(n, k - halves.small)
+def test_disjoint_set_halves_are_uniform_k_subsets_with_their_sums(n: int, k: int) -> None:
+    values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
+    halves = set_halves(values, k)
+    small = combinations(n, k // 2)
+    large = combinations(n, k - k // 2)
     size = 200_000
     small_rows = np.empty(size, dtype=np.int64)
     large_rows = np.empty(size, dtype=np.int64)
+    sums = np.empty(size, dtype=np.int64)
     disjoint = np.empty(size, dtype=np.bool_)
-    draw_set_halves(np.random.default_rng(k), halves, small_rows, large_rows, disjoint)
+    draw_set_halves(np.random.default_rng(k), halves, small_rows, large_rows, sums, disjoint)
     unions: Counter[tuple[int, ...]] = Counter()
-    pairs = zip(small[small_rows].tolist(), large[large_rows].tolist(), disjoint, strict=True)
-    for first, second, apart in pairs:
+    draws = zip(small[small_rows].tolist(), large[large_rows].tolist(), disjoint, sums, strict=True)
+    for first, second, apart, total in draws:
         assert apart == (not set(first) & set(second))
         if apart:
             unions[tuple(sorted(first + second))] += 1
+            assert total == values[list(first + second)].sum()
     assert len(unions) == count_completions(Plan(tuple(range(n)), (), k, True, 0))
     expected = sum(unions.values()) / len(unions)
     chi_square = sum((seen - expected) ** 2 / expected for seen in unions.values())
