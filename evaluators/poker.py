@@ -340,8 +340,8 @@ FlushBitsOf = Callable[[npt.NDArray[np.intp]], npt.NDArray[np.int64]]
 
 class KnownHoles:
     """Every seat's hole cards known and the table still to come (Odds): each board of
-    dealt cards read from one additive key, never from its card ids but on the few boards
-    where some seat may hold a flush.
+    dealt cards read from one additive key; its cards' suits and ranks are read only on the
+    few boards where some seat may hold a flush.
 
     The key of an unseen card (``card_keys``, by position in ``unseen``) is its rank's
     ``BOARD_RANK_WEIGHTS`` (bits 0..18) plus one in its suit's nibble at bit 32 + 4 * suit.
