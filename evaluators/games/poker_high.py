@@ -7,6 +7,7 @@ Cactus-Kev ``rank_class`` itself (1 best .. 7462), the figure other evaluators r
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -16,7 +17,7 @@ import numpy.typing as npt
 from evaluators import odds_shared, poker
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
-from evaluators.odds_deal import combinations, draw_set_halves, set_halves, subset_sums
+from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
 from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.poker import classify
 from evaluators.results import BatchResult, Evaluation, PokerDetail
@@ -111,26 +112,34 @@ class Outcomes:
 
 
 def known_hands_exact(holes: Sequence[Cards], table: Cards, unseen: Cards) -> Iterator[Outcomes]:
-    """Every board of the cards still to come, ``KNOWN_CHUNK`` at a time, when every seat's
-    hole cards are known: the boards' keys summed a level at a time over the rows of
-    ``combinations`` (``subset_sums``), their cards read only where a flush may be."""
+    """Every board of the cards still to come when every seat's hole cards are known, in
+    the order of ``combinations`` rows, at most ``KNOWN_CHUNK`` at a time: the boards whose
+    first card is ``first`` are that card plus each smaller board of cards above it, the
+    last rows of the ``subset_sums`` one card smaller, so a chunk's keys are one add."""
     known = poker.KnownHoles(holes, table, unseen)
     dealt = 5 - len(table)
-    keys = subset_sums(known.card_keys, dealt)
-    keys += known.start
-    rows = combinations(len(unseen), dealt)
+    rest_keys = subset_sums(known.card_keys, dealt - 1)
+    rest_keys += known.start
+    rest_flush_bits = subset_sums(known.flush_bits, dealt - 1)
+    keys = np.empty(KNOWN_CHUNK, dtype=np.int64)
     classes = np.empty((len(holes), KNOWN_CHUNK), dtype=np.uint16)
-    for first in range(0, len(keys), KNOWN_CHUNK):
-        block = keys[first : first + KNOWN_CHUNK]
-        out = classes[:, : len(block)]
-        known.classes(block, functools.partial(_dealt_flush_bits, known, rows, first), out)
-        yield _outcomes(out, None, len(block))
+    for first in range(len(unseen) - dealt + 1):
+        above = len(rest_keys) - math.comb(len(unseen) - first - 1, dealt - 1)
+        for start in range(above, len(rest_keys), KNOWN_CHUNK):
+            rest = rest_keys[start : start + KNOWN_CHUNK]
+            block = np.add(rest, known.card_keys[first], out=keys[: len(rest)])
+            flush_bits = functools.partial(
+                _first_and_rest_flush_bits, known.flush_bits[first], rest_flush_bits, start
+            )
+            out = classes[:, : len(rest)]
+            known.classes(block, flush_bits, out)
+            yield _outcomes(out, None, len(rest))
 
 
-def _dealt_flush_bits(
-    known: poker.KnownHoles, rows: Matrix, first: int, at: npt.NDArray[np.intp]
+def _first_and_rest_flush_bits(
+    first: np.int64, rest: npt.NDArray[np.int64], start: int, at: npt.NDArray[np.intp]
 ) -> npt.NDArray[np.int64]:
-    bits: npt.NDArray[np.int64] = known.flush_bits[rows[first + at]].sum(axis=1)
+    bits: npt.NDArray[np.int64] = rest[start + at] + first
     return bits
 
 
