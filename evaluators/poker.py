@@ -378,20 +378,15 @@ class KnownHoles:
         board_keys: npt.NDArray[np.int64],
         flush_bits_of: FlushBitsOf,
         out: npt.NDArray[np.uint16],
-        counted: npt.NDArray[np.bool_] | None = None,
     ) -> None:
-        """Each seat's class (row of ``out``) on each board of ``board_keys``.
-
-        ``flush_bits_of`` is asked only for the rows that may hold a flush, among the
-        ``counted`` ones when given (the other rows' classes are then meaningless).
-        """
+        """Each seat's class (row of ``out``) on each board of ``board_keys``, asking
+        ``flush_bits_of`` only for the rows that may hold a flush. Any int64 is a key:
+        one that no board makes (a sampled pair of half-boards that overlap) reads some
+        class, never out of bounds."""
         index = board_keys & _BOARD_RANK_INDEX
         for seat, table in enumerate(self._tables):
             np.take(table, index, out=out[seat], mode="clip")
-        flagged = (board_keys & _BOARD_FLUSH_BITS) != 0
-        if counted is not None:
-            flagged &= counted
-        rows = np.flatnonzero(flagged)
+        rows = np.flatnonzero((board_keys & _BOARD_FLUSH_BITS) != 0)
         if not len(rows):
             return
         suit_bit = board_keys[rows] & _BOARD_FLUSH_BITS
@@ -402,7 +397,7 @@ class KnownHoles:
         lane &= _FLUSH_LANE
         flushes = _flushes_or_none()
         for seat in range(len(self._tables)):
-            held = np.take(flushes, lane | self._lanes[seat, suit])
+            held = np.take(flushes, lane | self._lanes[seat, suit], mode="clip")
             out[seat, rows] = np.minimum(out[seat, rows], held)
 
 

@@ -171,9 +171,7 @@ def known_hands_sampled(
         block = keys[:drawn]
         rows = (small_rows[:drawn], large_rows[:drawn])
         out = classes[:, :drawn]
-        known.classes(
-            block, functools.partial(_halves_flush_bits, flush_bits, rows), out, disjoint[:drawn]
-        )
+        known.classes(block, functools.partial(_halves_flush_bits, flush_bits, rows), out)
         yield _outcomes(out, disjoint[:drawn], accepted)
         left -= accepted
 
