@@ -5,8 +5,11 @@ enumerates every completion with its probability when there are at most
 ``max_exact_runouts`` of them and ``samples`` is 0, else samples ``samples`` (or the
 default count) with the seed, and resolves them in chunks: every seat's completed hand by
 its game's batch evaluator, every run-out at once by the game's vectorised pot rule
-(``GameRules.odds``, in each game's module). ``keep_going`` is asked between chunks, so a
-caller's deadline stops the work (``OddsStopped``).
+(``GameRules.odds``, in each game's module). Poker high with every hand known, the table
+to come, takes a shorter road: ``poker_high.known_hands_exact`` and ``known_hands_sampled``
+read each board from sums of per-card keys, never as rows of card ids, and count each
+seat's wins and shares per chunk. ``keep_going`` is asked between chunks, so a caller's
+deadline stops the work (``OddsStopped``).
 """
 
 from __future__ import annotations
