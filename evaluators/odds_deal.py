@@ -173,11 +173,20 @@ def draw_set_halves(
     each half's table, the sum of their values and whether the two are disjoint.
 
     The disjoint draws, in order, are independent uniform k-subsets: every k-subset is the
-    union of exactly ``C(k, small)`` disjoint pairs and every pair is equally likely. One
-    bounded draw per pair (with 48 cards and k = 5, 88% of them disjoint).
+    union of exactly ``C(k, small)`` disjoint pairs and every pair is equally likely (with
+    48 cards and k = 5, 88% of them disjoint). One bounded draw makes two pairs: uniform
+    below ``pairs ** 2`` (under 2^63 for up to 63 cards), its quotient and remainder by
+    ``pairs`` are two independent uniform pair numbers.
     """
     large = len(halves.large)
-    drawn = rng.integers(0, len(halves.small) * large, size=len(small_rows))
+    pairs = len(halves.small) * large
+    half = -(-len(small_rows) // 2)
+    both = rng.integers(0, pairs * pairs, size=half)
+    drawn = np.empty(2 * half, dtype=np.int64)
+    np.floor_divide(both, pairs, out=drawn[:half])
+    np.multiply(drawn[:half], pairs, out=drawn[half:])
+    np.subtract(both, drawn[half:], out=drawn[half:])
+    drawn = drawn[: len(small_rows)]
     np.floor_divide(drawn, large, out=small_rows)
     np.multiply(small_rows, large, out=large_rows)
     np.subtract(drawn, large_rows, out=large_rows)
