@@ -333,6 +333,8 @@ _BOARD_SUIT_SHIFT = 32
 _BOARD_RANK_INDEX = (1 << 19) - 1
 _BOARD_FLUSH_BITS = 0x8888 << _BOARD_SUIT_SHIFT
 _FLUSH_LANE = 0x1FFF
+_FLUSH_ROWS_PER_SHIFT = (_FLUSH_LANE + 1) // SUIT_MASK_SHIFT
+"""A suit's shift (16 * suit) times this is its part's start in a seat's flush table."""
 
 FlushBitsOf = Callable[[npt.NDArray[np.intp]], npt.NDArray[np.int64]]
 """Rows of a chunk of boards -> the sums of their dealt cards' ``FLUSH_RANK_BITS``."""
@@ -349,7 +351,9 @@ class KnownHoles:
     that its bit 3 is set exactly when the board has enough cards of that suit for some seat
     to flush. A seat's class, flushes apart, is one gather by the board's rank index from
     its table; at most one suit can be set (it needs three of the five table cards), and on
-    those boards each seat's rank mask in that suit reads the flush table.
+    those boards the dealt cards' rank mask in that suit reads the seat's flush table: per
+    suit, 8,192 entries (dealt mask) of ``flush_classes`` with the seat's known cards of the
+    suit added, 65535 where that makes no flush.
     """
 
     def __init__(self, holes: Sequence[Cards], table: Cards, unseen: Cards) -> None:
@@ -368,10 +372,14 @@ class KnownHoles:
         self._tables = tuple(
             _board_rank_classes(_rank_counts(tuple(hole) + table), dealt) for hole in holes
         )
-        self._lanes = np.zeros((len(holes), 4), dtype=np.int64)
-        for seat, hole in enumerate(holes):
-            for card in tuple(hole) + table:
-                self._lanes[seat, card & 3] |= 1 << (card >> 2)
+        flushes = _flushes_or_none()
+        dealt_masks = np.arange(_FLUSH_LANE + 1)
+        self._flushes = tuple(
+            np.concatenate(
+                [flushes[dealt_masks | _suit_mask(tuple(hole) + table, suit)] for suit in range(4)]
+            )
+            for hole in holes
+        )
 
     def classes(
         self,
@@ -389,16 +397,30 @@ class KnownHoles:
         rows = np.flatnonzero((board_keys & _BOARD_FLUSH_BITS) != 0)
         if not len(rows):
             return
-        suit_bit = board_keys[rows] & _BOARD_FLUSH_BITS
-        suit = (suit_bit > 1 << (_BOARD_SUIT_SHIFT + 3)).astype(np.int64)
-        suit += suit_bit > 1 << (_BOARD_SUIT_SHIFT + 7)
-        suit += suit_bit > 1 << (_BOARD_SUIT_SHIFT + 11)
-        lane = flush_bits_of(rows) >> (suit * SUIT_MASK_SHIFT)
+        flags = (board_keys[rows] >> (_BOARD_SUIT_SHIFT + 3)) & 0x1111
+        shift = np.take(_lane_shifts(), flags, mode="clip")
+        lane = flush_bits_of(rows) >> shift
         lane &= _FLUSH_LANE
-        flushes = _flushes_or_none()
-        for seat in range(len(self._tables)):
-            held = np.take(flushes, lane | self._lanes[seat, suit], mode="clip")
-            out[seat, rows] = np.minimum(out[seat, rows], held)
+        lane += shift * _FLUSH_ROWS_PER_SHIFT
+        for seat, flushes in enumerate(self._flushes):
+            held = np.take(flushes, lane, mode="clip")
+            classes = out[seat]
+            classes[rows] = np.minimum(classes[rows], held)
+
+
+def _suit_mask(cards: Cards, suit: int) -> int:
+    return sum(1 << (card >> 2) for card in cards if card & 3 == suit)
+
+
+@functools.cache
+def _lane_shifts() -> npt.NDArray[np.int64]:
+    """By a board key's flag bits moved down to bits 0, 4, 8, 12 (one is set), the shift
+    of that suit's rank mask in a sum of ``FLUSH_RANK_BITS``: ``16 * suit``."""
+    shifts = np.zeros(0x1001, dtype=np.int64)
+    for suit in range(4):
+        shifts[1 << (4 * suit)] = SUIT_MASK_SHIFT * suit
+    shifts.flags.writeable = False
+    return shifts
 
 
 def _rank_counts(cards: Cards) -> int:
