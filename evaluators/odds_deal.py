@@ -175,8 +175,8 @@ def draw_set_halves(
     The disjoint draws, in order, are independent uniform k-subsets: every k-subset is the
     union of exactly ``C(k, small)`` disjoint pairs and every pair is equally likely (with
     48 cards and k = 5, 88% of them disjoint). One bounded draw makes two pairs: uniform
-    below ``pairs ** 2`` (under 2^63 for up to 63 cards), its quotient and remainder by
-    ``pairs`` are two independent uniform pair numbers.
+    below ``pairs ** 2``, its quotient and remainder by ``pairs`` are two independent
+    uniform pair numbers (``pairs ** 2`` must stay below 2^63, as it does for k <= 5).
     """
     large = len(halves.large)
     pairs = len(halves.small) * large

@@ -474,7 +474,7 @@ def test_disjoint_set_halves_are_uniform_k_subsets_with_their_sums(n: int, k: in
     halves = set_halves(values, k)
     small = combinations(n, k // 2)
     large = combinations(n, k - k // 2)
-    size = 200_000
+    size = 199_999
     small_rows = np.empty(size, dtype=np.int64)
     large_rows = np.empty(size, dtype=np.int64)
     sums = np.empty(size, dtype=np.int64)
