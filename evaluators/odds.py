@@ -5,8 +5,11 @@ enumerates every completion with its probability when there are at most
 ``max_exact_runouts`` of them and ``samples`` is 0, else samples ``samples`` (or the
 default count) with the seed, and resolves them in chunks: every seat's completed hand by
 its game's batch evaluator, every run-out at once by the game's vectorised pot rule
-(``GameRules.odds``, in each game's module). ``keep_going`` is asked between chunks, so a
-caller's deadline stops the work (``OddsStopped``).
+(``GameRules.odds``, in each game's module). Poker high with every hand known, the table
+to come, takes a shorter road: ``poker_high.known_hands_exact`` and ``known_hands_sampled``
+read each board from sums of per-card keys, never as rows of card ids, and count each
+seat's wins and shares per chunk. ``keep_going`` is asked between chunks, so a caller's
+deadline stops the work (``OddsStopped``).
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import InvalidRequest
+from evaluators.games import poker_high
 from evaluators.inputs import Game
 from evaluators.odds_deal import (
     Matrix,
@@ -135,18 +139,31 @@ def odds(
     )
     completions = count_completions(plan)
     exact = samples == 0 and completions <= limits.max_exact_runouts
+    runouts = completions if exact else samples or limits.default_samples
+    if runouts > limits.max_samples and not exact:
+        raise TooManySamples(runouts, limits.max_samples)
+    tally = _Tally(len(request.seats), len(pots), sampled=not exact)
+    if request.game is Game.POKER_HIGH and not plan.hand_cards and plan.table_cards:
+        holes = [seat.hand for seat in request.seats]
+        known = (
+            poker_high.known_hands_exact(holes, request.table, plan.unseen)
+            if exact
+            else poker_high.known_hands_sampled(
+                holes, request.table, plan.unseen, np.random.default_rng(seed), runouts
+            )
+        )
+        for outcomes in known:
+            if not keep_going():
+                raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
+            tally.add_outcomes(outcomes)
+        return tally.odds(request, pots, exact, runouts)
     if exact:
         chunks: Iterator[tuple[Matrix, Weights | None]] = (
             (rows, None if game.table_pairs else weights)
             for rows, weights in enumerate_completions(plan, CHUNK)
         )
-        runouts = completions
     else:
-        runouts = samples or limits.default_samples
-        if runouts > limits.max_samples:
-            raise TooManySamples(runouts, limits.max_samples)
         chunks = _samples(plan, seed, runouts)
-    tally = _Tally(len(request.seats), len(pots), sampled=not exact)
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
@@ -238,6 +255,15 @@ class _Tally:
         if instant is not None:
             self.instant += instant @ weights
         self.redeal += float(redeal @ weights)
+
+    def add_outcomes(self, outcomes: poker_high.Outcomes) -> None:
+        """A single pot's run-outs resolved without fractions (``poker_high``)."""
+        self.seen += outcomes.runouts
+        self.total += outcomes.runouts
+        self.share[:, 0] += outcomes.share
+        self.win[:, 0] += outcomes.win
+        if self.sampled:
+            self.squares += outcomes.squares
 
     def odds(self, request: OddsRequest, pots: tuple[str, ...], exact: bool, runouts: int) -> Odds:
         scale = 1.0 / self.total

@@ -117,6 +117,86 @@ def combinations(n: int, k: int) -> Matrix:
     return rows
 
 
+def subset_sums(values: npt.NDArray[np.int64], k: int) -> npt.NDArray[np.int64]:
+    """Per row of ``combinations(len(values), k)``, in its order, the sum of ``values`` at
+    the row's indexes.
+
+    Built a level at a time with one add per first index, never a gather per row: the rows
+    of j indexes starting at a are a followed by each (j-1)-row of indexes above a, and
+    those are the last ``C(n - a - 1, j - 1)`` rows of the level below.
+    """
+    n = len(values)
+    level = np.zeros(1, dtype=np.int64)
+    for size in range(1, k + 1):
+        sums = np.empty(math.comb(n, size), dtype=np.int64)
+        row = 0
+        for first in range(n - size + 1):
+            rest = level[len(level) - math.comb(n - first - 1, size - 1) :]
+            np.add(rest, values[first], out=sums[row : row + len(rest)])
+            row += len(rest)
+        level = sums
+    return level
+
+
+@dataclass(frozen=True)
+class SetHalves:
+    """A k-subset of ``range(n)`` drawn as two smaller ones, a row of ``combinations(n,
+    small)`` and a row of ``combinations(n, k - small)``: per row, its index bits (bit i:
+    index i, to tell the pairs that overlap) and the sum of some ``values`` at its
+    indexes, side by side so that one gather reads both. Both tables stay small (48 cards,
+    k = 5: 1,128 and 17,296 rows) where the whole ``combinations(n, k)`` does not."""
+
+    small: npt.NDArray[np.int64]
+    large: npt.NDArray[np.int64]
+
+
+def set_halves(values: npt.NDArray[np.int64], k: int) -> SetHalves:
+    """The halves of a k-subset of ``range(len(values))`` (at most 63): ``k // 2`` indexes
+    and the rest."""
+    bits = np.left_shift(1, np.arange(len(values), dtype=np.int64))
+    small = k // 2
+    return SetHalves(
+        np.stack([subset_sums(bits, small), subset_sums(values, small)], axis=1),
+        np.stack([subset_sums(bits, k - small), subset_sums(values, k - small)], axis=1),
+    )
+
+
+def draw_set_halves(
+    rng: np.random.Generator,
+    halves: SetHalves,
+    small_rows: npt.NDArray[np.int64],
+    large_rows: npt.NDArray[np.int64],
+    sums: npt.NDArray[np.int64],
+    disjoint: npt.NDArray[np.bool_],
+) -> None:
+    """Fill the four equal-length arrays, one entry per draw: independent uniform rows of
+    each half's table, the sum of their values and whether the two are disjoint.
+
+    The disjoint draws, in order, are independent uniform k-subsets: every k-subset is the
+    union of exactly ``C(k, small)`` disjoint pairs and every pair is equally likely (with
+    48 cards and k = 5, 88% of them disjoint). One bounded draw makes two pairs: uniform
+    below ``pairs ** 2``, its quotient and remainder by ``pairs`` are two independent
+    uniform pair numbers (``pairs ** 2`` must stay below 2^63, as it does for k <= 5).
+    """
+    large = len(halves.large)
+    pairs = len(halves.small) * large
+    half = -(-len(small_rows) // 2)
+    both = rng.integers(0, pairs * pairs, size=half)
+    drawn = np.empty(2 * half, dtype=np.int64)
+    np.floor_divide(both, pairs, out=drawn[:half])
+    np.multiply(drawn[:half], pairs, out=drawn[half:])
+    np.subtract(both, drawn[half:], out=drawn[half:])
+    drawn = drawn[: len(small_rows)]
+    np.floor_divide(drawn, large, out=small_rows)
+    np.multiply(small_rows, large, out=large_rows)
+    np.subtract(drawn, large_rows, out=large_rows)
+    small = np.take(halves.small, small_rows, axis=0, mode="clip")
+    large_half = np.take(halves.large, large_rows, axis=0, mode="clip")
+    np.add(small[:, 1], large_half[:, 1], out=sums)
+    np.bitwise_and(small[:, 0], large_half[:, 0], out=drawn)
+    np.equal(drawn, 0, out=disjoint)
+
+
 FEW_SEEN = 8
 """Up to this many cards missing from a sorted card list, ``cards_at`` compares instead
 of gathering."""

@@ -6,7 +6,10 @@ Cactus-Kev ``rank_class`` itself (1 best .. 7462), the figure other evaluators r
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import functools
+import math
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -14,6 +17,7 @@ import numpy.typing as npt
 from evaluators import odds_shared, poker
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
 from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.poker import classify
 from evaluators.results import BatchResult, Evaluation, PokerDetail
@@ -89,6 +93,126 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_single_pot`` over arrays (Odds): the best hand takes the pot, ties split."""
     return odds_shared.single_pot(odds_shared.best(figures.strength))
+
+
+KNOWN_CHUNK = 32_768
+"""Boards resolved at once when every hand is known: a chunk's dozen arrays then stay in
+the processor's caches, which pays more than fewer, larger numpy calls."""
+
+
+@dataclass(frozen=True)
+class Outcomes:
+    """Run-outs resolved: per seat, how many it took all or part of the pot on (``win``),
+    its fractions of the pot summed (``share``) and their squares summed (``squares``)."""
+
+    runouts: int
+    win: npt.NDArray[np.int64]
+    share: npt.NDArray[np.float64]
+    squares: npt.NDArray[np.float64]
+
+
+def known_hands_exact(holes: Sequence[Cards], table: Cards, unseen: Cards) -> Iterator[Outcomes]:
+    """Every board of the cards still to come when every seat's hole cards are known, in
+    the order of ``combinations`` rows, at most ``KNOWN_CHUNK`` at a time: the boards whose
+    first card is ``first`` are that card plus each smaller board of cards above it, the
+    last rows of the ``subset_sums`` one card smaller, so a chunk's keys are one add."""
+    known = poker.KnownHoles(holes, table, unseen)
+    dealt = 5 - len(table)
+    rest_keys = subset_sums(known.card_keys, dealt - 1)
+    rest_keys += known.start
+    rest_flush_bits = subset_sums(known.flush_bits, dealt - 1)
+    keys = np.empty(KNOWN_CHUNK, dtype=np.int64)
+    classes = np.empty((len(holes), KNOWN_CHUNK), dtype=np.uint16)
+    for first in range(len(unseen) - dealt + 1):
+        above = len(rest_keys) - math.comb(len(unseen) - first - 1, dealt - 1)
+        for start in range(above, len(rest_keys), KNOWN_CHUNK):
+            rest = rest_keys[start : start + KNOWN_CHUNK]
+            block = np.add(rest, known.card_keys[first], out=keys[: len(rest)])
+            flush_bits = functools.partial(
+                _first_and_rest_flush_bits, known.flush_bits[first], rest_flush_bits, start
+            )
+            out = classes[:, : len(rest)]
+            known.classes(block, flush_bits, out)
+            yield _outcomes(out, None, len(rest))
+
+
+def _first_and_rest_flush_bits(
+    first: np.int64, rest: npt.NDArray[np.int64], start: int, at: npt.NDArray[np.intp]
+) -> npt.NDArray[np.int64]:
+    bits: npt.NDArray[np.int64] = rest[start + at] + first
+    return bits
+
+
+def known_hands_sampled(
+    holes: Sequence[Cards], table: Cards, unseen: Cards, rng: np.random.Generator, count: int
+) -> Iterator[Outcomes]:
+    """``count`` boards drawn uniformly from the cards still to come, when every seat's hole
+    cards are known: each a disjoint pair of uniform half-boards (``draw_set_halves``),
+    whose keys and flush rank bits are tables of each half's ``combinations`` rows."""
+    known = poker.KnownHoles(holes, table, unseen)
+    dealt = 5 - len(table)
+    halves = set_halves(known.card_keys, dealt)
+    halves.small[:, 1] += known.start
+    flush_bits = (
+        subset_sums(known.flush_bits, dealt // 2),
+        subset_sums(known.flush_bits, dealt - dealt // 2),
+    )
+    small_rows = np.empty(KNOWN_CHUNK, dtype=np.int64)
+    large_rows = np.empty(KNOWN_CHUNK, dtype=np.int64)
+    keys = np.empty(KNOWN_CHUNK, dtype=np.int64)
+    disjoint = np.empty(KNOWN_CHUNK, dtype=np.bool_)
+    classes = np.empty((len(holes), KNOWN_CHUNK), dtype=np.uint16)
+    left = count
+    while left:
+        draw_set_halves(rng, halves, small_rows, large_rows, keys, disjoint)
+        drawn, accepted = KNOWN_CHUNK, int(np.count_nonzero(disjoint))
+        if accepted > left:
+            drawn, accepted = int(np.flatnonzero(disjoint)[left - 1]) + 1, left
+        block = keys[:drawn]
+        rows = (small_rows[:drawn], large_rows[:drawn])
+        out = classes[:, :drawn]
+        known.classes(block, functools.partial(_halves_flush_bits, flush_bits, rows), out)
+        yield _outcomes(out, disjoint[:drawn], accepted)
+        left -= accepted
+
+
+def _halves_flush_bits(
+    flush_bits: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    rows: tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]],
+    at: npt.NDArray[np.intp],
+) -> npt.NDArray[np.int64]:
+    bits: npt.NDArray[np.int64] = flush_bits[0][rows[0][at]] + flush_bits[1][rows[1][at]]
+    return bits
+
+
+def _outcomes(
+    classes: npt.NDArray[np.uint16], counted: npt.NDArray[np.bool_] | None, runouts: int
+) -> Outcomes:
+    """The pot to the lowest class of each board, ties split, over the ``counted`` boards
+    (all when None); ``runouts`` of them. Heads-up, two comparisons say it all."""
+    if len(classes) == 2:
+        first, second = classes
+        below = first < second
+        tied = first == second
+        if counted is not None:
+            below &= counted
+            tied &= counted
+        wins, ties = np.count_nonzero(below), np.count_nonzero(tied)
+        alone = np.array([wins, runouts - wins - ties])
+        return Outcomes(runouts, alone + ties, alone + ties / 2, alone + ties / 4)
+    winners = classes == odds_shared.across(np.minimum, classes)
+    if counted is not None:
+        winners &= counted
+    sharing = odds_shared.across(np.add, winners.view(np.int8))
+    alone = np.count_nonzero(winners & (sharing == 1), axis=1)
+    split = np.flatnonzero(sharing > 1)
+    fractions = winners[:, split] / sharing[split]
+    return Outcomes(
+        runouts,
+        np.count_nonzero(winners, axis=1),
+        alone + fractions.sum(axis=1),
+        alone + np.square(fractions).sum(axis=1),
+    )
 
 
 RULES = GameRules(

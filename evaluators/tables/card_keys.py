@@ -38,6 +38,13 @@ DOTS_BY_RANK: Final = (2, 3, 0, 1, 0, 1, 2, 1, 2, 0, 0, 0, 1)
 
 ID_SPACE: Final = 256
 
+BOARD_RANK_WEIGHTS: Final = (0, 1, 5, 22, 94, 312, 992, 2422, 5624, 12522, 19998, 43258, 79415)
+"""Per rank, deuce first: no two multisets of at most five ranks (at most four of a rank)
+have the same sum of weights (each weight the smallest keeping that so, in rank order), so
+the sum over a board's cards is a dense index of its rank multiset, additive card by card."""
+BOARD_RANK_INDEXES: Final = 4 * BOARD_RANK_WEIGHTS[-1] + BOARD_RANK_WEIGHTS[-2] + 1
+"""Sums of ``BOARD_RANK_WEIGHTS`` over five cards or fewer are below this (360,919)."""
+
 
 def card_key(card: int) -> int:
     """The additive key of one card id; 0 for anything outside the 52-card deck."""

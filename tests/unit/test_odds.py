@@ -8,6 +8,7 @@ weighted as RULES.md deals them and resolved one by one with ``scoring.showdown`
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
@@ -16,6 +17,7 @@ import pytest
 
 from evaluators import scoring
 from evaluators.cards import DECK_SIZE, InvalidRequest, parse_card
+from evaluators.games import poker_high
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.odds import (
     Odds,
@@ -27,7 +29,16 @@ from evaluators.odds import (
     odds,
     serves_odds,
 )
-from evaluators.odds_deal import Plan, cards_at, count_completions, enumerate_completions
+from evaluators.odds_deal import (
+    Plan,
+    cards_at,
+    combinations,
+    count_completions,
+    draw_set_halves,
+    enumerate_completions,
+    set_halves,
+    subset_sums,
+)
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.odds_rules import OddsGame
 from evaluators.registry import GAMES
@@ -279,6 +290,19 @@ EXACT_CASES: list[tuple[Game, list[SeatSpec], str, str]] = [
     (Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd", 1, None)], "2c 7d 9h Js Ac", ""),
     (Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd Qc", 0, None)], "2c 7d 9h Js Ac", ""),
     (
+        Game.POKER_HIGH,
+        [("a", "As Ks", 0, None), ("b", "Ah Kh", 0, None), ("c", "2c 2d", 0, None)],
+        "Qs Js 3h",
+        "",
+    ),
+    (
+        Game.POKER_HIGH,
+        [("a", "7s", 0, None), ("b", "Qd Qc", 0, None), ("c", "8h 9h", 0, None)],
+        "2h 5h Kh",
+        "4s",
+    ),
+    (Game.POKER_HIGH, [("a", "As 2s", 0, None), ("b", "Kd Kc", 0, None)], "3s 4s", ""),
+    (
         Game.HIGH_CARD,
         [("a", "7d 8h 9s Tc", 1, None), ("b", "6c 9d Th Qh Kh", 0, None)],
         "2c 5d 7h 8s 9c",
@@ -359,6 +383,11 @@ SAMPLED_CASES = [
         "",
     ),
     (Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd Qc", 0, None)], "2c 7d 9h"),
+    (
+        Game.POKER_HIGH,
+        [("a", "As Ks", 0, None), ("b", "Ah Kh", 0, None), ("c", "Qd", 0, None)],
+        "2s 7s",
+    ),
 ]
 
 
@@ -409,7 +438,61 @@ def test_preflop_heads_up_is_exact_over_every_board() -> None:
     assert 0 < ties < 0.01
 
 
+def test_known_hands_preflop_equals_the_boards_read_card_by_card() -> None:
+    request = _read(Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd Qc", 0, None)], "", "")
+    holes = [seat.hand for seat in request.seats]
+    plan = Plan(
+        tuple(c for c in range(DECK_SIZE) if c not in holes[0] + holes[1]), (0, 0), 5, True, 0
+    )
+    share = np.zeros(2)
+    win = np.zeros(2)
+    rules = _odds_rules(Game.POKER_HIGH)
+    for rows, _ in enumerate_completions(plan, 131_072):
+        hands = [np.array([hole], dtype=np.uint8) for hole in holes]
+        split = rules.showdown(rules.figures(hands, rows, Options()), [None, None])
+        share += split.fractions[:, 0].sum(axis=1)
+        win += np.count_nonzero(split.fractions[:, 0], axis=1)
+    outcomes = list(poker_high.known_hands_exact(holes, (), plan.unseen))
+    assert sum(o.runouts for o in outcomes) == count_completions(plan)
+    np.testing.assert_array_equal(sum(o.win for o in outcomes), win)
+    np.testing.assert_allclose(sum(o.share for o in outcomes), share, rtol=1e-12)
+
+
 # --- the deal ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "k"), [(5, 0), (6, 1), (10, 3), (12, 5), (20, 4), (48, 2)])
+def test_subset_sums_equal_sums_over_the_combination_rows(n: int, k: int) -> None:
+    values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
+    rows = combinations(n, k).astype(np.intp)
+    np.testing.assert_array_equal(subset_sums(values, k), values[rows].sum(axis=1))
+
+
+@pytest.mark.parametrize(("n", "k"), [(7, 5), (8, 4), (9, 1)])
+def test_disjoint_set_halves_are_uniform_k_subsets_with_their_sums(n: int, k: int) -> None:
+    values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
+    halves = set_halves(values, k)
+    small = combinations(n, k // 2)
+    large = combinations(n, k - k // 2)
+    size = 199_999
+    small_rows = np.empty(size, dtype=np.int64)
+    large_rows = np.empty(size, dtype=np.int64)
+    sums = np.empty(size, dtype=np.int64)
+    disjoint = np.empty(size, dtype=np.bool_)
+    draw_set_halves(np.random.default_rng(k), halves, small_rows, large_rows, sums, disjoint)
+    unions: Counter[tuple[int, ...]] = Counter()
+    draws = zip(small[small_rows].tolist(), large[large_rows].tolist(), disjoint, sums, strict=True)
+    for first, second, apart, total in draws:
+        assert apart == (not set(first) & set(second))
+        if apart:
+            unions[tuple(sorted(first + second))] += 1
+            assert total == values[list(first + second)].sum()
+    assert len(unions) == count_completions(Plan(tuple(range(n)), (), k, True, 0))
+    expected = sum(unions.values()) / len(unions)
+    chi_square = sum((seen - expected) ** 2 / expected for seen in unions.values())
+    assert chi_square < len(unions) + 8 * np.sqrt(2 * len(unions))
+    for counts in (np.bincount(small_rows, minlength=len(small)), np.bincount(large_rows)):
+        assert counts.min() > 0.9 * size / len(counts)
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
 import numpy as np
 import pytest
@@ -13,6 +13,8 @@ from hypothesis import strategies as st
 from evaluators.results import PokerCategory
 from evaluators.tables import poker_tables, table_info
 from evaluators.tables.card_keys import (
+    BOARD_RANK_INDEXES,
+    BOARD_RANK_WEIGHTS,
     DOTS_BY_RANK,
     DOTS_MASK,
     DOTS_SHIFT,
@@ -133,6 +135,19 @@ def test_summed_card_keys_hold_rank_counts_suit_counts_and_dots(cards: list[int]
     for suit in range(4):
         expected = sum(1 << (c >> 2) for c in cards if c & 3 == suit)
         assert (rank_bits >> (16 * suit)) & 0x1FFF == expected
+
+
+def test_board_rank_weights_give_each_rank_multiset_its_own_index() -> None:
+    for size in range(6):
+        multisets = [
+            ranks
+            for ranks in combinations_with_replacement(range(13), size)
+            if max(Counter(ranks).values(), default=0) <= 4
+        ]
+        sums = [sum(BOARD_RANK_WEIGHTS[rank] for rank in ranks) for ranks in multisets]
+        assert len(set(sums)) == len(multisets)
+        assert max(sums) < BOARD_RANK_INDEXES
+    assert max(sums) == BOARD_RANK_INDEXES - 1
 
 
 def test_bytes_outside_the_deck_add_nothing() -> None:
