@@ -5,10 +5,10 @@ enumerates every completion with its probability when there are at most
 ``max_exact_runouts`` of them and ``samples`` is 0, else samples ``samples`` (or the
 default count) with the seed, and resolves them in chunks: every seat's completed hand by
 its game's batch evaluator, every run-out at once by the game's vectorised pot rule
-(``GameRules.odds``, in each game's module). Poker high with every hand known, the table
-to come, takes a shorter road: ``poker_high.known_hands_exact`` and ``known_hands_sampled``
-read each board from sums of per-card keys, never as rows of card ids, and count each
-seat's wins and shares per chunk. ``keep_going`` is asked between chunks, so a caller's
+(``GameRules.odds``, in each game's module). A request whose hands are all known, its
+table still to come, takes the game's shorter road where it has one (``OddsGame.known_hands``;
+Poker high reads each board from sums of per-card keys, never as rows of card ids, and
+counts each seat's wins and shares per chunk). ``keep_going`` is asked between chunks, so a caller's
 deadline stops the work (``OddsStopped``).
 """
 
@@ -21,7 +21,6 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import InvalidRequest
-from evaluators.games import poker_high
 from evaluators.inputs import Game
 from evaluators.odds_deal import (
     Matrix,
@@ -32,7 +31,7 @@ from evaluators.odds_deal import (
     sample_completions,
 )
 from evaluators.odds_request import OddsRequest, odds_violations, unseen_cards
-from evaluators.odds_rules import OddsGame
+from evaluators.odds_rules import OddsGame, Outcomes
 from evaluators.odds_shared import first_out
 from evaluators.registry import GAMES
 
@@ -143,12 +142,12 @@ def odds(
     if runouts > limits.max_samples and not exact:
         raise TooManySamples(runouts, limits.max_samples)
     tally = _Tally(len(request.seats), len(pots), sampled=not exact)
-    if request.game is Game.POKER_HIGH and not plan.hand_cards and plan.table_cards:
+    if game.known_hands is not None and not plan.hand_cards and plan.table_cards:
         holes = [seat.hand for seat in request.seats]
         known = (
-            poker_high.known_hands_exact(holes, request.table, plan.unseen)
+            game.known_hands.exact(holes, request.table, plan.unseen)
             if exact
-            else poker_high.known_hands_sampled(
+            else game.known_hands.sampled(
                 holes, request.table, plan.unseen, np.random.default_rng(seed), runouts
             )
         )
@@ -256,8 +255,8 @@ class _Tally:
             self.instant += instant @ weights
         self.redeal += float(redeal @ weights)
 
-    def add_outcomes(self, outcomes: poker_high.Outcomes) -> None:
-        """A single pot's run-outs resolved without fractions (``poker_high``)."""
+    def add_outcomes(self, outcomes: Outcomes) -> None:
+        """A single pot's run-outs resolved without fractions (``OddsGame.known_hands``)."""
         self.seen += outcomes.runouts
         self.total += outcomes.runouts
         self.share[:, 0] += outcomes.share

@@ -10,13 +10,13 @@ game's ``pots`` per run-out (S x P x R) and whether the run-out is a redeal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.inputs import Declaration, Options
+from evaluators.inputs import Cards, Declaration, Options
 
 Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
@@ -55,6 +55,37 @@ PotRule = Callable[[Figures, Declarations], Split]
 
 
 @dataclass(frozen=True)
+class Outcomes:
+    """Run-outs of a single-pot game resolved: per seat, how many it took all or part of
+    the pot on (``win``), its fractions of the pot summed (``share``) and their squares
+    summed (``squares``)."""
+
+    runouts: int
+    win: npt.NDArray[np.int64]
+    share: npt.NDArray[np.float64]
+    squares: npt.NDArray[np.float64]
+
+
+ExactKnown = Callable[[Sequence[Cards], Cards, Cards], Iterator[Outcomes]]
+"""(every seat's known hand, the table so far, the unseen cards) -> every table still to
+come resolved, a chunk at a time."""
+
+SampledKnown = Callable[
+    [Sequence[Cards], Cards, Cards, np.random.Generator, int], Iterator[Outcomes]
+]
+"""The same with (..., the seeded generator, how many tables to draw) -> exactly that many."""
+
+
+@dataclass(frozen=True)
+class KnownHands:
+    """A game's shorter road for the requests whose hands are all known and whose table is
+    still to come (Poker high: heads-up equity). Same answers as the general road."""
+
+    exact: ExactKnown
+    sampled: SampledKnown
+
+
+@dataclass(frozen=True)
 class OddsGame:
     """One game's deal and pot rule for Odds.
 
@@ -71,3 +102,4 @@ class OddsGame:
     table_pairs: bool
     figures: FiguresOf
     showdown: PotRule
+    known_hands: KnownHands | None = None

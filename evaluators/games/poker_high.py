@@ -9,7 +9,6 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -18,7 +17,15 @@ from evaluators import odds_shared, poker
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
-from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.odds_rules import (
+    Declarations,
+    Figures,
+    KnownHands,
+    Matrix,
+    OddsGame,
+    Outcomes,
+    Split,
+)
 from evaluators.poker import classify
 from evaluators.results import BatchResult, Evaluation, PokerDetail
 from evaluators.showdown import resolve_single_pot
@@ -98,17 +105,6 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
 KNOWN_CHUNK = 32_768
 """Boards resolved at once when every hand is known: a chunk's dozen arrays then stay in
 the processor's caches, which pays more than fewer, larger numpy calls."""
-
-
-@dataclass(frozen=True)
-class Outcomes:
-    """Run-outs resolved: per seat, how many it took all or part of the pot on (``win``),
-    its fractions of the pot summed (``share``) and their squares summed (``squares``)."""
-
-    runouts: int
-    win: npt.NDArray[np.int64]
-    share: npt.NDArray[np.float64]
-    squares: npt.NDArray[np.float64]
 
 
 def known_hands_exact(holes: Sequence[Cards], table: Cards, unseen: Cards) -> Iterator[Outcomes]:
@@ -239,5 +235,6 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        known_hands=KnownHands(known_hands_exact, known_hands_sampled),
     ),
 )
