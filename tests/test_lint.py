@@ -63,13 +63,11 @@ def test_the_client_side_imports_nothing_of_the_server_side() -> None:
     assert offenders == []
 
 
-def test_no_service_module_names_a_game() -> None:
-    """In code, not prose: ``Game.X`` or ``pb.GAME_X`` anywhere under service/ but gen/."""
+def _games_named(paths: list[Path]) -> list[str]:
+    """``Game.X`` or ``pb.GAME_X`` in the code (not the prose) of ``paths``."""
     wire = {f"GAME_{name}" for name in GAME_NAMES}
     offenders = []
-    for path in sorted((ROOT / "service").rglob("*.py")):
-        if "gen" in path.relative_to(ROOT / "service").parts:
-            continue
+    for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Attribute) and (
                 node.attr in wire
@@ -80,4 +78,25 @@ def test_no_service_module_names_a_game() -> None:
                 )
             ):
                 offenders.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.attr}")
-    assert offenders == []
+    return offenders
+
+
+def test_no_service_module_names_a_game() -> None:
+    """Anywhere under service/ but gen/."""
+    paths = [
+        path
+        for path in sorted((ROOT / "service").rglob("*.py"))
+        if "gen" not in path.relative_to(ROOT / "service").parts
+    ]
+    assert _games_named(paths) == []
+
+
+def test_no_shared_core_module_names_a_game() -> None:
+    """evaluators/ outside games/ and the registry: a game's rules live in its module, and
+    what several games share reaches them through ``GameRules``."""
+    paths = [
+        path
+        for path in sorted((ROOT / "evaluators").rglob("*.py"))
+        if "games" not in path.relative_to(ROOT / "evaluators").parts and path.name != "registry.py"
+    ]
+    assert _games_named(paths) == []
