@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import discard, odds_shared, point_totals
+from evaluators import odds_shared, point_totals
 from evaluators.cards import Violation
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
@@ -199,7 +199,7 @@ RULES = GameRules(
         hand_max=3,
         table_size=5,
         table_pairs=False,
-        figures=discard.odds_figures(evaluate_batch),
+        figures=point_totals.odds_figures(VALUES),
         showdown=odds_showdown,
     ),
 )

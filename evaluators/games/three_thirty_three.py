@@ -104,7 +104,11 @@ def evaluate_batch(
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
-    packed = sum_kept(_PACKED_ARRAY, hands, tables)
+    return _kept_result(sum_kept(_PACKED_ARRAY, hands, tables))
+
+
+def _kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
+    """The batch result of hands whose kept cards' ``_PACKED_VALUES`` sum to ``packed``."""
     hard = packed & np.uint16(0xFF)
     soft = (packed > 0xFF) & (hard <= 11)
     total = hard + np.uint16(10) * soft
@@ -171,7 +175,7 @@ RULES = GameRules(
         hand_max=3,
         table_size=4,
         table_pairs=False,
-        figures=odds_figures(evaluate_batch),
+        figures=odds_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
     ),
 )
