@@ -151,16 +151,17 @@ def resolve_high_low(request: ShowdownRequest, results: Results) -> Resolution:
 def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_high_low`` over arrays (Odds): highest high and lowest low split the
     pot, ties split a half; an instant win first takes the whole pot."""
-    halves = np.stack(
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    half = 0.5 * rest
+    fractions = np.stack(
         [
-            odds_shared.share_out(odds_shared.best(figures.strength), 0.5),
-            odds_shared.share_out(odds_shared.best(figures.low_strength), 0.5),
-            np.zeros(figures.strength.shape),
+            odds_shared.share_out(odds_shared.best(figures.strength), half),
+            odds_shared.share_out(odds_shared.best(figures.low_strength), half),
+            odds_shared.share_out(instant, 1.0),
         ],
         axis=1,
     )
-    split = Split(halves, odds_shared.no_redeal(halves.shape[2]))
-    return odds_shared.instant_win_first(split, figures.out_after, 2)
+    return Split(fractions, odds_shared.no_redeal(fractions.shape[2]))
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:

@@ -164,17 +164,20 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
         still_in &= ~failing
     has_high = odds_shared.across(np.logical_or, high)
     has_low = odds_shared.across(np.logical_or, low)
-    split_pot = has_high & has_low
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    half = 0.5 * (rest * (has_high & has_low))
+    one_half = rest * (has_high ^ has_low)
+    whole = np.where(one_half > 0, high | low, instant)
     fractions = np.stack(
         [
-            odds_shared.share_out(high, 0.5) * split_pot,
-            odds_shared.share_out(low, 0.5) * split_pot,
-            odds_shared.share_out(high | low, 1.0) * (has_high ^ has_low),
+            odds_shared.share_out(high, half),
+            odds_shared.share_out(low, half),
+            odds_shared.share_out(whole, np.maximum(one_half, 1.0 - rest)),
         ],
         axis=1,
     )
-    redeal = ~(has_high | has_low)
-    return odds_shared.instant_win_first(Split(fractions, redeal), figures.out_after, 2)
+    redeal = ~(has_high | has_low) & (rest > 0)
+    return Split(fractions, redeal)
 
 
 RULES = GameRules(

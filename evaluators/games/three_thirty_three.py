@@ -150,8 +150,10 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_single_pot`` over arrays (Odds): the best strength (bust hands last)
     takes the whole pot, ties split; an instant win first."""
-    whole = odds_shared.single_pot(odds_shared.best(figures.strength))
-    return odds_shared.instant_win_first(whole, figures.out_after, 0)
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    winners = np.where(rest > 0, odds_shared.best(figures.strength), instant)
+    whole = odds_shared.share_out(winners, 1.0)[:, None]
+    return Split(whole, odds_shared.no_redeal(whole.shape[2]))
 
 
 RULES = GameRules(
