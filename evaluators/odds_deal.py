@@ -307,9 +307,7 @@ def _uniform_below(rng: np.random.Generator, highs: npt.NDArray[np.uint32], coun
     Lemire's multiply-shift on 16 random bits, exact: the rare draw whose low half falls
     under ``2**16 % high`` is redrawn by ``rng.integers``.
     """
-    raw = rng.integers(0, 2**64, size=-(-len(highs) * count // 4), dtype=np.uint64)
-    bits = raw.view(np.uint16)[: len(highs) * count].reshape(len(highs), count)
-    product = bits * highs[:, None]
+    product = _random_bits(rng, len(highs), count) * highs[:, None]
     chosen: Matrix = (product >> 16).astype(np.uint8)
     limits = (65536 % highs).astype(np.uint16)[:, None]
     biased = np.flatnonzero(product.astype(np.uint16) < limits)
@@ -345,6 +343,18 @@ def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
             np.minimum(used[1 : k + 2], step[: k + 1], out=used[1 : k + 2])
 
 
+_SUIT_AT = np.array(
+    [
+        [s for s in range(4) if nibble >> s & 1][i] if i < nibble.bit_count() else 0
+        for nibble in range(16)
+        for i in range(4)
+    ],
+    dtype=np.uint8,
+)
+_SUIT_AT.flags.writeable = False
+"""Index ``4 * nibble + i``: the i-th lowest suit whose bit is set in ``nibble``."""
+
+
 def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matrix:
     """The discard games' new table cards (table_cards, run-outs) after ``hands``
     (cards, run-outs): each uniform over the unseen cards not in the hands of the ranks
@@ -368,30 +378,38 @@ def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matri
     # Row r + 1 of ``passed``: whether rank r's running count is at most the draw.
     passed = np.ones((RANK_COUNT + 1, count), dtype=np.bool_)
     chosen = np.empty((RANK_COUNT, count), dtype=np.bool_)
+    bits = _random_bits(rng, plan.table_cards, count)
     table = np.empty((plan.table_cards, count), dtype=np.uint8)
     for turn in range(plan.table_cards):
         running[0] = counts[0]
         for rank in range(1, RANK_COUNT):
             np.add(running[rank - 1], counts[rank], out=running[rank])
-        draw = _uniform_below_each(rng, running[-1])
+        draw = _uniform_below_each(rng, bits[turn], running[-1])
         np.less_equal(running, draw, out=passed[1:])
         np.not_equal(passed[:-1], passed[1:], out=chosen)
         rank_of = np.add.reduce(passed[1:].view(np.uint8), axis=0, dtype=np.uint8)
         within = draw - np.add.reduce(counts * passed[1:], axis=0, dtype=np.uint8)
         suits = np.bitwise_or.reduce(left * chosen, axis=0)
-        for skipped in range(3):
-            suits = np.where(within > skipped, suits & (suits - np.uint8(1)), suits)
-        lowest = suits & (np.uint8(0) - suits)
-        table[turn] = rank_of * np.uint8(4) + (lowest >> 1) - (lowest >> 3)
+        suit = np.take(_SUIT_AT, suits * np.uint8(4) + within)
+        np.add(rank_of * np.uint8(4), suit, out=table[turn])
         counts *= ~chosen
     return table
 
 
-def _uniform_below_each(rng: np.random.Generator, highs: Matrix) -> Matrix:
-    """Per entry of ``highs`` (1-255), an integer uniform below it (Lemire, as
-    ``_uniform_below``, with the exact bound taken only where a draw might be biased)."""
-    bits = rng.integers(0, 2**64, size=-(-len(highs) // 4), dtype=np.uint64)
-    product = bits.view(np.uint16)[: len(highs)] * highs.astype(np.uint32)
+def _random_bits(rng: np.random.Generator, rows: int, count: int) -> npt.NDArray[np.uint16]:
+    """(rows, count) uniform 16-bit integers from one draw of 64-bit ones."""
+    raw = rng.integers(0, 2**64, size=-(-rows * count // 4), dtype=np.uint64)
+    bits: npt.NDArray[np.uint16] = raw.view(np.uint16)[: rows * count].reshape(rows, count)
+    return bits
+
+
+def _uniform_below_each(
+    rng: np.random.Generator, bits: npt.NDArray[np.uint16], highs: Matrix
+) -> Matrix:
+    """Per entry of ``highs`` (1-255), an integer uniform below it from the random
+    ``bits`` (Lemire, as ``_uniform_below``, with the exact bound taken only where a draw
+    might be biased)."""
+    product = np.multiply(bits, highs, dtype=np.uint32)
     chosen: Matrix = (product >> 16).astype(np.uint8)
     low = product.astype(np.uint16)
     maybe = np.flatnonzero(low < highs)
