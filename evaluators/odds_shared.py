@@ -75,6 +75,17 @@ def share_out(winners: Mask, share: float | Fractions) -> Fractions:
     return result
 
 
+def split_pots(pots: Sequence[tuple[Mask, float | Fractions]]) -> Fractions:
+    """Per pot (winners, share): ``share_out`` of each, as one (S, P, R) array written in
+    place (no stacking copy)."""
+    seats, count = pots[0][0].shape
+    fractions: Fractions = np.empty((seats, len(pots), count))
+    for pot, (winners, share) in enumerate(pots):
+        tied = across(np.add, winners.view(np.int8))
+        np.multiply(winners, share / np.maximum(tied, 1), out=fractions[:, pot])
+    return fractions
+
+
 def first_out(out: Figure) -> Mask:
     """The instant winners: seats with the run-out's smallest non-zero ``out_after``.
 

@@ -153,13 +153,12 @@ def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
     pot, ties split a half; an instant win first takes the whole pot."""
     instant, rest = odds_shared.instant_wins(figures.out_after)
     half = 0.5 * rest
-    fractions = np.stack(
+    fractions = odds_shared.split_pots(
         [
-            odds_shared.share_out(odds_shared.best(figures.strength), half),
-            odds_shared.share_out(odds_shared.best(figures.low_strength), half),
-            odds_shared.share_out(instant, 1.0),
-        ],
-        axis=1,
+            (odds_shared.best(figures.strength), half),
+            (odds_shared.best(figures.low_strength), half),
+            (instant, 1.0),
+        ]
     )
     return Split(fractions, odds_shared.no_redeal(fractions.shape[2]))
 

@@ -168,13 +168,8 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     half = 0.5 * (rest * (has_high & has_low))
     one_half = rest * (has_high ^ has_low)
     whole = np.where(one_half > 0, high | low, instant)
-    fractions = np.stack(
-        [
-            odds_shared.share_out(high, half),
-            odds_shared.share_out(low, half),
-            odds_shared.share_out(whole, np.maximum(one_half, 1.0 - rest)),
-        ],
-        axis=1,
+    fractions = odds_shared.split_pots(
+        [(high, half), (low, half), (whole, np.maximum(one_half, 1.0 - rest))]
     )
     redeal = ~(has_high | has_low) & (rest > 0)
     return Split(fractions, redeal)

@@ -152,7 +152,7 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     takes the whole pot, ties split; an instant win first."""
     instant, rest = odds_shared.instant_wins(figures.out_after)
     winners = np.where(rest > 0, odds_shared.best(figures.strength), instant)
-    whole = odds_shared.share_out(winners, 1.0)[:, None]
+    whole = odds_shared.split_pots([(winners, 1.0)])
     return Split(whole, odds_shared.no_redeal(whole.shape[2]))
 
 
