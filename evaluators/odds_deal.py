@@ -322,7 +322,7 @@ def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
 
     Each run-out keeps its used positions as a sorted list ``s`` stored as ``s_i - i``:
     the j-th free position is then j plus how many stored values are at most j, and
-    storing it keeps the list sorted with two element-wise passes (no gather or scatter).
+    storing it keeps the list sorted in three element-wise passes (no gather or scatter).
     """
     cards, count = out.shape
     chosen = _uniform_below(rng, np.arange(unseen, unseen - cards, -1, dtype=np.uint32), count)
@@ -343,16 +343,18 @@ def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
             np.minimum(used[1 : k + 2], step[: k + 1], out=used[1 : k + 2])
 
 
-_SUIT_AT = np.array(
+_CARD_AT = np.array(
     [
-        [s for s in range(4) if nibble >> s & 1][i] if i < nibble.bit_count() else 0
+        4 * rank + ([s for s in range(4) if nibble >> s & 1] + [0] * 4)[i]
+        for rank in range(RANK_COUNT)
         for nibble in range(16)
         for i in range(4)
     ],
     dtype=np.uint8,
 )
-_SUIT_AT.flags.writeable = False
-"""Index ``4 * nibble + i``: the i-th lowest suit whose bit is set in ``nibble``."""
+_CARD_AT.flags.writeable = False
+"""Index ``64 * rank + 4 * nibble + i``: the card of ``rank`` in the i-th lowest suit
+whose bit is set in ``nibble``."""
 
 
 def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matrix:
@@ -374,6 +376,8 @@ def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matri
     for rank in range(RANK_COUNT):
         left[rank] = (free >> np.uint64(4 * rank)) & np.uint64(15)
     counts = np.bitwise_count(left)
+    # Per rank, its index and its suits left in one byte: rank << 4 | nibble.
+    ranked = left + (np.arange(RANK_COUNT, dtype=np.uint8) << 4)[:, None]
     running = np.empty_like(counts)
     # Row r + 1 of ``passed``: whether rank r's running count is at most the draw.
     passed = np.ones((RANK_COUNT + 1, count), dtype=np.bool_)
@@ -387,11 +391,10 @@ def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matri
         draw = _uniform_below_each(rng, bits[turn], running[-1])
         np.less_equal(running, draw, out=passed[1:])
         np.not_equal(passed[:-1], passed[1:], out=chosen)
-        rank_of = np.add.reduce(passed[1:].view(np.uint8), axis=0, dtype=np.uint8)
         within = draw - np.add.reduce(counts * passed[1:], axis=0, dtype=np.uint8)
-        suits = np.bitwise_or.reduce(left * chosen, axis=0)
-        suit = np.take(_SUIT_AT, suits * np.uint8(4) + within)
-        np.add(rank_of * np.uint8(4), suit, out=table[turn])
+        picked = np.add.reduce(ranked * chosen, axis=0, dtype=np.uint8)
+        at = np.left_shift(picked, 2, dtype=np.uint16) + within
+        np.take(_CARD_AT, at, out=table[turn])
         counts *= ~chosen
     return table
 
