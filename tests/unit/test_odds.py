@@ -457,6 +457,7 @@ def _completion_key(plan: Plan, row: list[int]) -> tuple[int, ...]:
         # Seen cards leave gaps in the unseen ones; rank 4 (card 16) is on the table.
         Plan((0, 2, 5, 6, 9, 10, 13, 15, 16), (1, 2), 2, False, 1 << 4),
         Plan((0, 1, 4, 5, 8, 9, 12, 13, 14, 16), (0, 2, 1), 2, False, 1 << 1),
+        Plan((0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 13), (), 3, False, 1 << 1),
         Plan((1, 3, 4, 8, 9, 12, 20, 21), (2, 1), 2, True, 0),
     ],
 )
