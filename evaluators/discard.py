@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.cards import DECK_SIZE
 from evaluators.figures import cards_text, yes_no
 from evaluators.game_rules import Figure
 from evaluators.inputs import Cards, Options
@@ -25,11 +24,6 @@ _ALL_RANKS = (1 << 13) - 1
 _CARD_RANK = np.arange(256, dtype=np.uint16) >> 2
 """Rank index of every byte (63 for the padding byte 255, above every rank bit)."""
 _CARD_RANK.flags.writeable = False
-
-_RANK_BIT = np.zeros(256, dtype=np.uint16)
-_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
-_RANK_BIT.flags.writeable = False
-"""Card id -> ``1 << rank``; 0 for the padding byte and anything outside the deck."""
 
 
 @dataclass(frozen=True)

@@ -67,9 +67,8 @@ def best(key: Figure, eligible: Mask | None = None) -> Mask:
     return chosen
 
 
-def share_out(winners: Mask, share: float | Fractions) -> Fractions:
-    """``share`` of the whole pot (a number, or one per run-out) split equally among each
-    run-out's ``winners``."""
+def share_out(winners: Mask, share: float) -> Fractions:
+    """``share`` of the whole pot split equally among each run-out's ``winners``."""
     count = across(np.add, winners.view(np.int8))
     result: Fractions = winners * (share / np.maximum(count, 1))
     return result
