@@ -372,9 +372,12 @@ def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matri
     for column in hands:
         taken |= np.left_shift(np.uint64(1), column)
     free = np.bitwise_and(np.uint64(allowed), ~taken)
+    # Byte b of the free cards holds rank 2b in its low nibble and rank 2b + 1 in its high.
+    little = free.astype("<u8", copy=False).view(np.uint8).reshape(count, 8)
+    planes = np.ascontiguousarray(little[:, :7].T)
     left = np.empty((RANK_COUNT, count), dtype=np.uint8)
-    for rank in range(RANK_COUNT):
-        left[rank] = (free >> np.uint64(4 * rank)) & np.uint64(15)
+    np.bitwise_and(planes, 15, out=left[0::2])
+    np.right_shift(planes[:6], 4, out=left[1::2])
     counts = np.bitwise_count(left)
     # Per rank, its index and its suits left in one byte: rank << 4 | nibble.
     ranked = left + (np.arange(RANK_COUNT, dtype=np.uint8) << 4)[:, None]
