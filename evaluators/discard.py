@@ -7,29 +7,23 @@ those games share, so the games cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.cards import DECK_SIZE
 from evaluators.figures import cards_text, yes_no
-from evaluators.game_rules import BatchEvaluator, Figure
+from evaluators.game_rules import Figure
 from evaluators.inputs import Cards, Options
 from evaluators.odds_rules import Figures, FiguresOf, Matrix
-from evaluators.odds_shared import batch_figures, rows, run_outs
-from evaluators.results import Detail, Evaluation
+from evaluators.odds_shared import run_outs
+from evaluators.results import BatchResult, Detail, Evaluation
 
 _ALL_RANKS = (1 << 13) - 1
 _CARD_RANK = np.arange(256, dtype=np.uint16) >> 2
 """Rank index of every byte (63 for the padding byte 255, above every rank bit)."""
 _CARD_RANK.flags.writeable = False
-
-_RANK_BIT = np.zeros(256, dtype=np.uint16)
-_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
-_RANK_BIT.flags.writeable = False
-"""Card id -> ``1 << rank``; 0 for the padding byte and anything outside the deck."""
 
 
 @dataclass(frozen=True)
@@ -157,48 +151,51 @@ def discard_figures(evaluation: Evaluation) -> list[Figure]:
     ]
 
 
-def rank_mask(cards: Matrix) -> npt.NDArray[np.uint16]:
-    """Per row, a bit per rank its cards show (255 padding shows none)."""
-    mask = np.zeros(cards.shape[0], dtype=np.uint16)
-    for column in range(cards.shape[1]):
-        mask |= _RANK_BIT[cards[:, column]]
-    return mask
+KeptScore = Callable[[npt.NDArray[np.uint16]], BatchResult]
+"""A discard game's batch result from each hand's ``sum_kept`` (its packed card values)."""
 
 
-def out_after(hands: Sequence[Matrix], tables: Matrix) -> npt.NDArray[np.int64]:
-    """The batch form of ``out_after`` per seat and row (S, R): how many table cards
-    (turned in column order) it took until every rank of the hand had shown, 0 if that
-    never happened.
+def odds_figures(values: npt.NDArray[np.uint16], score: KeptScore) -> FiguresOf:
+    """A discard game's Odds figures: ``score`` of each seat's ``sum_kept(values, ...)``,
+    with ``out_after``, which its ``evaluate_batch`` (``score`` of ``sum_kept``) equals.
 
-    ``hands`` one (R, h) per seat and ``tables`` (R or 1, t), 255-padded at the end of a row.
+    Every seat reads the table's ranks shown after each turn, computed once; a hand card
+    is kept when its rank never shows. ``out_after`` is 1 plus the turns after which some
+    rank of the hand is still unshown, when every rank of it shows by the last turn.
     """
-    count = max(tables.shape[0], *(hand.shape[0] for hand in hands))
-    shown = np.zeros(tables.shape[0], dtype=np.uint16)
-    unshown_after = []
-    for column in range(tables.shape[1]):
-        shown = shown | _RANK_BIT[tables[:, column]]
-        unshown_after.append(~shown)
-    outs = np.empty((len(hands), count), dtype=np.int64)
-    for seat, hand in enumerate(hands):
-        waiting = rank_mask(hand)
-        turned = np.ones(count, dtype=np.int8)
-        for unshown in unshown_after:
-            turned += (waiting & unshown) != 0
-        outs[seat] = turned
-        if unshown_after:
-            outs[seat] *= (waiting & unshown_after[-1]) == 0
-        else:
-            outs[seat] *= waiting == 0
-    return outs
-
-
-def odds_figures(evaluate: BatchEvaluator) -> FiguresOf:
-    """A discard game's Odds figures: its batch evaluator's, with ``out_after``."""
 
     def figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-        scored = batch_figures(evaluate, hands, table, options)
         count = run_outs(hands, table)
-        outs = out_after([rows(hand, count) for hand in hands], table)
-        return Figures(scored.strength, scored.low_strength, scored.value, outs)
+        shown = np.zeros(table.shape[0], dtype=np.uint16)
+        unshown_after = []
+        for column in range(table.shape[1]):
+            shown = shown | np.left_shift(np.uint16(1), table[:, column] >> 2)
+            unshown_after.append(~shown)
+        kept_ranks = np.bitwise_and(~shown, np.uint16(_ALL_RANKS))
+        kept = np.empty((len(hands), count), dtype=np.uint16)
+        outs = np.zeros((len(hands), count), dtype=np.int64)
+        for seat, hand in enumerate(hands):
+            total = kept[seat]
+            total[...] = 0
+            waiting = np.zeros(hand.shape[0], dtype=np.uint16)
+            for column in range(hand.shape[1]):
+                cards = hand[:, column]
+                bits = np.left_shift(np.uint16(1), cards >> 2)
+                waiting |= bits
+                total += np.take(values, cards, mode="clip") * ((bits & kept_ranks) != 0)
+            if not unshown_after:
+                continue
+            turned = np.ones(count, dtype=np.uint8)
+            for unshown in unshown_after:
+                turned += (waiting & unshown) != 0
+            np.multiply(turned, (waiting & unshown_after[-1]) == 0, out=outs[seat])
+        result = score(kept.reshape(-1))
+        shape = kept.shape
+        return Figures(
+            result.strength.view(np.int64).reshape(shape),
+            result.low_strength.view(np.int64).reshape(shape),
+            result.value.reshape(shape),
+            outs,
+        )
 
     return figures

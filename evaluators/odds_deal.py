@@ -10,8 +10,9 @@ of ``1 / candidates`` over its table cards and the table is an ordered sequence.
 A completion is one row of card ids: the seats' unknown cards in seat order, then the new
 table cards in the order turned. Enumeration yields rows with their probabilities in
 chunks (numpy combination index arrays, never a Python loop per completion); sampling
-draws rows with exactly those probabilities (rejection of used cards and, in the discard
-games, of table ranks), seeded.
+draws rows with exactly those probabilities, seeded, by element-wise passes over every
+run-out at once (a sorted list of used cards per run-out, and in the discard games a count
+of the cards left per rank), never a Python loop per completion either.
 """
 
 from __future__ import annotations
@@ -339,60 +340,169 @@ def enumerate_completions(plan: Plan, chunk: int) -> Iterator[tuple[Matrix, Weig
             yield done.rows, done.weights
 
 
-_RANK_BIT = np.zeros(256, dtype=np.uint16)
-_RANK_BIT[:DECK_SIZE] = np.left_shift(1, np.arange(DECK_SIZE) >> 2)
-
-
 COMBINATION_TABLE_LIMIT = 1 << 22
 """Largest ``combinations`` table (sets x cards bytes, cached) that sampling draws a
 whole table from at once: 5 of 52 is 2,598,960 sets, 13 MB."""
 
+DEAL_BLOCK = 16_384
+"""Run-outs dealt in turn at once: their lists of used cards (a byte per card and
+run-out) then stay in a core's cache through every position."""
+
 
 def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
-    """``count`` completions drawn with their probabilities, as rows of card ids.
+    """``count`` completions drawn with their probabilities, as rows of card ids
+    (position-major in memory: each column of the rows is contiguous).
 
-    A Fisher-Yates shuffle of each run-out's own copy of the unseen cards, stopped after
-    the cards to come: position k takes a uniform card of positions k.. . A discard game's
-    table card redraws, for the rows that hit it, a card whose rank is on the table
-    already, which makes it uniform over the cards of the other ranks. A table that may
-    pair is one uniform set of the cards left: one random row of the ``combinations``
-    table of their positions, where that table is small enough to keep.
+    Each card dealt in turn is uniform over the unseen cards not dealt yet
+    (``_deal_in_turn``): the seats' cards, and a table that may pair. A discard game's
+    table card is uniform over the cards left of the ranks not on the table
+    (``_discard_table``). A table that may pair, when nothing else is dealt, is one
+    uniform set of the unseen cards: one random row of the ``combinations`` table of
+    their positions, where that table is small enough to keep.
     """
     unseen = np.array(plan.unseen, dtype=np.uint8)
-    left = len(unseen) - plan.hand_cards
-    whole_table = (
+    if (
         plan.table_pairs
+        and not plan.hand_cards
         and plan.table_cards > 0
-        and math.comb(left, plan.table_cards) <= COMBINATION_TABLE_LIMIT
-    )
-    if whole_table and not plan.hand_cards:
-        only_table = cards_at(unseen, _random_sets(rng, left, plan.table_cards, count))
+        and math.comb(len(unseen), plan.table_cards) <= COMBINATION_TABLE_LIMIT
+    ):
+        only_table = cards_at(unseen, _random_sets(rng, len(unseen), plan.table_cards, count))
         return only_table
-    # Position-major (one contiguous row per deck position): each position's draws then
-    # touch every row in order, a few streams through memory instead of a random line each.
-    deck = np.tile(unseen[:, None], (1, count))
-    cards = deck.reshape(-1)
-    run_out = np.arange(count, dtype=np.int64)
-    dealt = plan.hand_cards if whole_table else plan.width
-    ranks = np.full(count, plan.table_ranks, dtype=np.uint16)
-    for position in range(dealt):
-        at = rng.integers(position, len(unseen), size=count) * count + run_out
-        picked = cards[at]
-        if position >= plan.hand_cards and not plan.table_pairs:
-            pending = np.flatnonzero(ranks & _RANK_BIT[picked])
-            while len(pending):
-                again = rng.integers(position, len(unseen), len(pending)) * count + pending
-                at[pending] = again
-                picked[pending] = cards[again]
-                pending = pending[(ranks[pending] & _RANK_BIT[picked[pending]]) != 0]
-            ranks |= _RANK_BIT[picked]
-        cards[at] = deck[position]
-        deck[position] = picked
-    if not whole_table:
-        return np.ascontiguousarray(deck[: plan.width].T)
-    chosen = _random_sets(rng, left, plan.table_cards, count)
-    at = (chosen + plan.hand_cards).astype(np.int64) * count + run_out[:, None]
-    return np.concatenate([deck[: plan.hand_cards].T, cards[at]], axis=1)
+    in_turn = plan.width if plan.table_pairs else plan.hand_cards
+    cards = np.empty((plan.width, count), dtype=np.uint8)
+    for start in range(0, count, DEAL_BLOCK):
+        block = cards[:, start : start + DEAL_BLOCK]
+        _deal_in_turn(rng, len(unseen), block[:in_turn])
+        block[:in_turn] = cards_at(unseen, block[:in_turn])
+        if in_turn < plan.width:
+            block[in_turn:] = _discard_table(rng, plan, block[:in_turn])
+    rows: Matrix = cards.T
+    return rows
+
+
+def _uniform_below(rng: np.random.Generator, highs: npt.NDArray[np.uint32], count: int) -> Matrix:
+    """(len(highs), count) integers, row i uniform over ``range(highs[i])`` (highs in 1-256).
+
+    Lemire's multiply-shift on 16 random bits, exact: the rare draw whose low half falls
+    under ``2**16 % high`` is redrawn by ``rng.integers``.
+    """
+    product = _random_bits(rng, len(highs), count) * highs[:, None]
+    chosen: Matrix = (product >> 16).astype(np.uint8)
+    limits = (65536 % highs).astype(np.uint16)[:, None]
+    biased = np.flatnonzero(product.astype(np.uint16) < limits)
+    if len(biased):
+        chosen.reshape(-1)[biased] = rng.integers(0, highs[biased // count], dtype=np.uint8)
+    return chosen
+
+
+def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
+    """Fill ``out`` (cards, run-outs) with positions into the unseen cards: row k uniform
+    over the positions rows 0..k-1 left (a sequential uniform draw, as Fisher-Yates).
+
+    Each run-out keeps its used positions as a sorted list ``s`` stored as ``s_i - i``:
+    the j-th free position is then j plus how many stored values are at most j, and
+    storing it keeps the list sorted in three element-wise passes (no gather or scatter).
+    """
+    cards, count = out.shape
+    chosen = _uniform_below(rng, np.arange(unseen, unseen - cards, -1, dtype=np.uint32), count)
+    # Row 0 is 0 and rows past the list 255: sentinels for the insertion below.
+    used = np.full((cards + 1, count), 255, dtype=np.uint8)
+    used[0] = 0
+    step = np.empty((cards, count), dtype=np.uint8)
+    below = np.empty((cards, count), dtype=np.bool_)
+    for k in range(cards):
+        free = chosen[k]
+        np.less_equal(used[1 : k + 1], free, out=below[:k])
+        np.add.reduce(below[:k].view(np.uint8), axis=0, dtype=np.uint8, out=out[k])
+        out[k] += free
+        if k + 1 < cards:
+            # New entry i: min(s_i - i, max(s_(i-1) - (i-1), j + 1) - 1).
+            np.maximum(used[: k + 1], free + np.uint8(1), out=step[: k + 1])
+            step[: k + 1] -= np.uint8(1)
+            np.minimum(used[1 : k + 2], step[: k + 1], out=used[1 : k + 2])
+
+
+_CARD_AT = np.array(
+    [
+        4 * rank + ([s for s in range(4) if nibble >> s & 1] + [0] * 4)[i]
+        for rank in range(RANK_COUNT)
+        for nibble in range(16)
+        for i in range(4)
+    ],
+    dtype=np.uint8,
+)
+_CARD_AT.flags.writeable = False
+"""Index ``64 * rank + 4 * nibble + i``: the card of ``rank`` in the i-th lowest suit
+whose bit is set in ``nibble``."""
+
+
+def _discard_table(rng: np.random.Generator, plan: Plan, hands: Matrix) -> Matrix:
+    """The discard games' new table cards (table_cards, run-outs) after ``hands``
+    (cards, run-outs): each uniform over the unseen cards not in the hands of the ranks
+    not on the table yet.
+
+    Per run-out and rank, a nibble of the suits left: a card is a draw j below the count
+    of cards left, the rank where the running count passes j, and the suit left of that
+    rank that j then points at; its rank's count is then 0.
+    """
+    count = hands.shape[1]
+    allowed = sum(1 << card for card in plan.unseen if not plan.table_ranks >> (card >> 2) & 1)
+    taken = np.zeros(count, dtype=np.uint64)
+    for column in hands:
+        taken |= np.left_shift(np.uint64(1), column)
+    free = np.bitwise_and(np.uint64(allowed), ~taken)
+    # Byte b of the free cards holds rank 2b in its low nibble and rank 2b + 1 in its high.
+    little = free.astype("<u8", copy=False).view(np.uint8).reshape(count, 8)
+    planes = np.ascontiguousarray(little[:, :7].T)
+    left = np.empty((RANK_COUNT, count), dtype=np.uint8)
+    np.bitwise_and(planes, 15, out=left[0::2])
+    np.right_shift(planes[:6], 4, out=left[1::2])
+    counts = np.bitwise_count(left)
+    # Per rank, its index and its suits left in one byte: rank << 4 | nibble.
+    ranked = left + (np.arange(RANK_COUNT, dtype=np.uint8) << 4)[:, None]
+    running = np.empty_like(counts)
+    # Row r + 1 of ``passed``: whether rank r's running count is at most the draw.
+    passed = np.ones((RANK_COUNT + 1, count), dtype=np.bool_)
+    chosen = np.empty((RANK_COUNT, count), dtype=np.bool_)
+    bits = _random_bits(rng, plan.table_cards, count)
+    table = np.empty((plan.table_cards, count), dtype=np.uint8)
+    for turn in range(plan.table_cards):
+        running[0] = counts[0]
+        for rank in range(1, RANK_COUNT):
+            np.add(running[rank - 1], counts[rank], out=running[rank])
+        draw = _uniform_below_each(rng, bits[turn], running[-1])
+        np.less_equal(running, draw, out=passed[1:])
+        np.not_equal(passed[:-1], passed[1:], out=chosen)
+        within = draw - np.add.reduce(counts * passed[1:], axis=0, dtype=np.uint8)
+        picked = np.add.reduce(ranked * chosen, axis=0, dtype=np.uint8)
+        at = np.left_shift(picked, 2, dtype=np.uint16) + within
+        np.take(_CARD_AT, at, out=table[turn])
+        counts *= ~chosen
+    return table
+
+
+def _random_bits(rng: np.random.Generator, rows: int, count: int) -> npt.NDArray[np.uint16]:
+    """(rows, count) uniform 16-bit integers from one draw of 64-bit ones."""
+    raw = rng.integers(0, 2**64, size=-(-rows * count // 4), dtype=np.uint64)
+    bits: npt.NDArray[np.uint16] = raw.view(np.uint16)[: rows * count].reshape(rows, count)
+    return bits
+
+
+def _uniform_below_each(
+    rng: np.random.Generator, bits: npt.NDArray[np.uint16], highs: Matrix
+) -> Matrix:
+    """Per entry of ``highs`` (1-255), an integer uniform below it from the random
+    ``bits`` (Lemire, as ``_uniform_below``, with the exact bound taken only where a draw
+    might be biased)."""
+    product = np.multiply(bits, highs, dtype=np.uint32)
+    chosen: Matrix = (product >> 16).astype(np.uint8)
+    low = product.astype(np.uint16)
+    maybe = np.flatnonzero(low < highs)
+    if len(maybe):
+        biased = maybe[low[maybe] < 65536 % highs[maybe].astype(np.uint32)]
+        chosen[biased] = rng.integers(0, highs[biased], dtype=np.uint8)
+    return chosen
 
 
 def _random_sets(rng: np.random.Generator, n: int, k: int, count: int) -> Matrix:

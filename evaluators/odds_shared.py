@@ -74,22 +74,36 @@ def share_out(winners: Mask, share: float) -> Fractions:
     return result
 
 
+def split_pots(pots: Sequence[tuple[Mask, float | Fractions]]) -> Fractions:
+    """Per pot (winners, share): ``share_out`` of each, as one (S, P, R) array written in
+    place (no stacking copy)."""
+    seats, count = pots[0][0].shape
+    fractions: Fractions = np.empty((seats, len(pots), count))
+    for pot, (winners, share) in enumerate(pots):
+        tied = across(np.add, winners.view(np.int8))
+        np.multiply(winners, share / np.maximum(tied, 1), out=fractions[:, pot])
+    return fractions
+
+
 def first_out(out: Figure) -> Mask:
-    """The instant winners: seats with the run-out's smallest non-zero ``out_after``."""
-    ran_out = out > 0
-    earliest = across(np.minimum, np.where(ran_out, out, np.iinfo(np.int64).max))
-    result: Mask = ran_out & (out == earliest)
+    """The instant winners: seats with the run-out's smallest non-zero ``out_after``.
+
+    ``out_after`` counts table cards (below 255): as bytes less one, a seat that never
+    ran out wraps to 255, above every seat that did.
+    """
+    turns = (out - 1).astype(np.uint8)
+    earliest = across(np.minimum, turns)
+    result: Mask = (turns == earliest) & (turns != 255)
     return result
 
 
-def instant_win_first(split: Split, out: Figure, whole: int) -> Split:
-    """A discard game's pot rule with its instant win put first: where any seat ran out,
-    the first to do so take the whole pot (pot index ``whole``) and nothing else counts."""
+def instant_wins(out: Figure) -> tuple[Mask, Fractions]:
+    """A discard game's instant win, which comes before its pot rule: the instant winners
+    (``first_out``), who take the whole pot, and per run-out the factor on every other
+    award (1 where nobody ran out, else 0)."""
     instant = first_out(out)
-    any_instant = across(np.logical_or, instant)
-    fractions = np.where(any_instant, 0.0, split.fractions)
-    fractions[:, whole] += share_out(instant, 1.0)
-    return Split(fractions, split.redeal & ~any_instant)
+    rest: Fractions = np.where(across(np.logical_or, instant), 0.0, 1.0)
+    return instant, rest
 
 
 def single_pot(winners: Mask) -> Split:

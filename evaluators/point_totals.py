@@ -18,13 +18,13 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared
+from evaluators import discard, odds_shared
 from evaluators.cards import DECK_SIZE
 from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
 from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
-from evaluators.odds_rules import Declarations, Figures, Split
+from evaluators.odds_rules import Declarations, Figures, FiguresOf, Split
 from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -98,7 +98,11 @@ def evaluate_batch(
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
-    packed = sum_kept(packed_card_array(values), hands, tables)
+    return kept_result(sum_kept(packed_card_array(values), hands, tables))
+
+
+def kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
+    """The batch result of hands whose kept cards' ``packed_card_values`` sum to ``packed``."""
     high = packed & np.uint16(0xFF)
     low_halves = packed >> np.uint16(_LOW_SHIFT)
     kept_any = high != 0  # every card's high value is at least 2
@@ -147,16 +151,16 @@ def resolve_high_low(request: ShowdownRequest, results: Results) -> Resolution:
 def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_high_low`` over arrays (Odds): highest high and lowest low split the
     pot, ties split a half; an instant win first takes the whole pot."""
-    halves = np.stack(
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    half = 0.5 * rest
+    fractions = odds_shared.split_pots(
         [
-            odds_shared.share_out(odds_shared.best(figures.strength), 0.5),
-            odds_shared.share_out(odds_shared.best(figures.low_strength), 0.5),
-            np.zeros(figures.strength.shape),
-        ],
-        axis=1,
+            (odds_shared.best(figures.strength), half),
+            (odds_shared.best(figures.low_strength), half),
+            (instant, 1.0),
+        ]
     )
-    split = Split(halves, odds_shared.no_redeal(halves.shape[2]))
-    return odds_shared.instant_win_first(split, figures.out_after, 2)
+    return Split(fractions, odds_shared.no_redeal(fractions.shape[2]))
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
@@ -168,3 +172,8 @@ def figures(evaluation: Evaluation) -> list[Figure]:
         ("high total", _amount_text(detail.high_total), True),
         ("low total", _amount_text(detail.low_total), True),
     ]
+
+
+def odds_figures(values: PointValues) -> FiguresOf:
+    """One game's Odds figures (``discard.odds_figures``) with its point values."""
+    return discard.odds_figures(packed_card_array(values), kept_result)

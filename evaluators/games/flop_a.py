@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import discard, odds_shared, point_totals
+from evaluators import odds_shared, point_totals
 from evaluators.cards import Violation
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
@@ -164,17 +164,15 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
         still_in &= ~failing
     has_high = odds_shared.across(np.logical_or, high)
     has_low = odds_shared.across(np.logical_or, low)
-    split_pot = has_high & has_low
-    fractions = np.stack(
-        [
-            odds_shared.share_out(high, 0.5) * split_pot,
-            odds_shared.share_out(low, 0.5) * split_pot,
-            odds_shared.share_out(high | low, 1.0) * (has_high ^ has_low),
-        ],
-        axis=1,
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    half = 0.5 * (rest * (has_high & has_low))
+    one_half = rest * (has_high ^ has_low)
+    whole = np.where(one_half > 0, high | low, instant)
+    fractions = odds_shared.split_pots(
+        [(high, half), (low, half), (whole, np.maximum(one_half, 1.0 - rest))]
     )
-    redeal = ~(has_high | has_low)
-    return odds_shared.instant_win_first(Split(fractions, redeal), figures.out_after, 2)
+    redeal = ~(has_high | has_low) & (rest > 0)
+    return Split(fractions, redeal)
 
 
 RULES = GameRules(
@@ -199,7 +197,7 @@ RULES = GameRules(
         hand_max=3,
         table_size=5,
         table_pairs=False,
-        figures=discard.odds_figures(evaluate_batch),
+        figures=point_totals.odds_figures(VALUES),
         showdown=odds_showdown,
     ),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import discard, point_totals
+from evaluators import point_totals
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_rules import OddsGame
@@ -63,7 +63,7 @@ RULES = GameRules(
         hand_max=5,
         table_size=7,
         table_pairs=False,
-        figures=discard.odds_figures(evaluate_batch),
+        figures=point_totals.odds_figures(VALUES),
         showdown=point_totals.odds_high_low,
     ),
 )

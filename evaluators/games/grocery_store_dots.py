@@ -107,12 +107,8 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve`` over arrays (Odds): the best poker hand takes the ``high`` half, the
     most dots the ``dots`` half; ties split a half, one seat may win both."""
-    halves = np.stack(
-        [
-            odds_shared.share_out(odds_shared.best(figures.strength), 0.5),
-            odds_shared.share_out(odds_shared.best(figures.value), 0.5),
-        ],
-        axis=1,
+    halves = odds_shared.split_pots(
+        [(odds_shared.best(figures.strength), 0.5), (odds_shared.best(figures.value), 0.5)]
     )
     return Split(halves, odds_shared.no_redeal(halves.shape[2]))
 

@@ -104,7 +104,11 @@ def evaluate_batch(
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
-    packed = sum_kept(_PACKED_ARRAY, hands, tables)
+    return _kept_result(sum_kept(_PACKED_ARRAY, hands, tables))
+
+
+def _kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
+    """The batch result of hands whose kept cards' ``_PACKED_VALUES`` sum to ``packed``."""
     hard = packed & np.uint16(0xFF)
     soft = (packed > 0xFF) & (hard <= 11)
     total = hard + np.uint16(10) * soft
@@ -146,8 +150,10 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_single_pot`` over arrays (Odds): the best strength (bust hands last)
     takes the whole pot, ties split; an instant win first."""
-    whole = odds_shared.single_pot(odds_shared.best(figures.strength))
-    return odds_shared.instant_win_first(whole, figures.out_after, 0)
+    instant, rest = odds_shared.instant_wins(figures.out_after)
+    winners = np.where(rest > 0, odds_shared.best(figures.strength), instant)
+    whole = odds_shared.split_pots([(winners, 1.0)])
+    return Split(whole, odds_shared.no_redeal(whole.shape[2]))
 
 
 RULES = GameRules(
@@ -171,7 +177,7 @@ RULES = GameRules(
         hand_max=3,
         table_size=4,
         table_pairs=False,
-        figures=odds_figures(evaluate_batch),
+        figures=odds_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
     ),
 )

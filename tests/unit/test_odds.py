@@ -36,6 +36,7 @@ from evaluators.odds_deal import (
     count_completions,
     draw_set_halves,
     enumerate_completions,
+    sample_completions,
     set_halves,
     subset_sums,
 )
@@ -514,6 +515,50 @@ def test_enumeration_deals_every_completion_once_with_probabilities_summing_to_o
         total += float(weights.sum())
     assert len(rows) == len(set(rows)) == count_completions(plan)
     assert total == pytest.approx(1)
+
+
+def _completion_key(plan: Plan, row: list[int]) -> tuple[int, ...]:
+    """A completion as enumeration deals it: each seat's cards as a set, the table as a
+    set where it may pair and in the order turned in the discard games."""
+    key: list[int] = []
+    column = 0
+    for unknown in plan.unknown:
+        key += sorted(row[column : column + unknown])
+        column += unknown
+    table = row[column:]
+    return (*key, *(sorted(table) if plan.table_pairs else table))
+
+
+@pytest.mark.parametrize(
+    "plan",
+    [
+        # Seen cards leave gaps in the unseen ones; rank 4 (card 16) is on the table.
+        Plan((0, 2, 5, 6, 9, 10, 13, 15, 16), (1, 2), 2, False, 1 << 4),
+        Plan((0, 1, 4, 5, 8, 9, 12, 13, 14, 16), (0, 2, 1), 2, False, 1 << 1),
+        Plan((0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 13), (), 3, False, 1 << 1),
+        Plan((1, 3, 4, 8, 9, 12, 20, 21), (2, 1), 2, True, 0),
+    ],
+)
+def test_sampled_completions_follow_the_exact_probabilities(plan: Plan) -> None:
+    """Chi-square of the sampled completions against their exact probabilities (seeded,
+    so it cannot flake; the bound is about 5 standard deviations above the mean)."""
+    expected: dict[tuple[int, ...], float] = {}
+    for chunk, weights in enumerate_completions(plan, chunk=10_000):
+        for row, weight in zip(chunk.tolist(), weights.tolist(), strict=True):
+            expected[tuple(row)] = weight
+    samples = 300_000
+    rows = sample_completions(plan, np.random.default_rng(11), samples)
+    assert rows.shape == (samples, plan.width)
+    observed: dict[tuple[int, ...], int] = dict.fromkeys(expected, 0)
+    for row in rows.tolist():
+        key = _completion_key(plan, row)
+        assert key in observed, f"impossible completion {row}"
+        observed[key] += 1
+    chi_square = sum(
+        (observed[key] - samples * p) ** 2 / (samples * p) for key, p in expected.items()
+    )
+    freedom = len(expected) - 1
+    assert chi_square < freedom + 5 * np.sqrt(2 * freedom)
 
 
 # --- refusals ---------------------------------------------------------------------------
