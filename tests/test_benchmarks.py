@@ -59,7 +59,8 @@ def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
     assert sections - {"odds"} == {"core", "peers", "grpc"} or (
         sections - {"odds"} == {"core", "grpc"} and figures["skipped_peers"]
     )
-    assert ("Odds (issue 15), in process" in run.stdout) == with_odds
+    assert "Odds (issue 15), in process" in run.stdout
+    assert ("skipped: needs" in run.stdout) == (not with_odds)
     assert all(row["rate"] > 0 for row in figures["rows"])
     assert figures["machine"]["cores"] >= 1
     assert {t["what"] for t in figures["targets"]} >= {"unary Evaluate vs Noop"}
