@@ -13,8 +13,11 @@ their 13-bit rank mask instead.
 
 from __future__ import annotations
 
+import functools
 from bisect import bisect_left
+from collections.abc import Mapping
 from itertools import combinations
+from types import MappingProxyType
 
 from evaluators.results import PokerCategory
 
@@ -87,10 +90,13 @@ def five_card_rank_multisets() -> list[tuple[int, ...]]:
     return found
 
 
-def build_five_card_classes() -> tuple[dict[int, int], dict[int, int]]:
+@functools.cache
+def build_five_card_classes() -> tuple[Mapping[int, int], Mapping[int, int]]:
     """(unsuited: packed counts -> class, suited: rank mask -> class) for five cards.
 
     Classes run 1 (best) .. 7462 (worst); the two maps together use each class once.
+    Built once per process (about 0.15 s) and read-only: the lookup tables and the class
+    shapes both start from it.
     """
     entries: list[tuple[_OrderKey, bool, int]] = []
     for counts in five_card_rank_multisets():
@@ -104,7 +110,7 @@ def build_five_card_classes() -> tuple[dict[int, int], dict[int, int]]:
     suited: dict[int, int] = {}
     for rank_class, (_, is_suited, key) in enumerate(entries, start=1):
         (suited if is_suited else unsuited)[key] = rank_class
-    return unsuited, suited
+    return MappingProxyType(unsuited), MappingProxyType(suited)
 
 
 def category_of_class(rank_class: int) -> PokerCategory:

@@ -105,12 +105,27 @@ def build_perfect_hash(
     occupied = bytearray(1 << slot_bits)
     displacements = np.zeros(1 << bucket_bits, dtype=np.int64)
     for bucket_index, bases in groups:
-        displacement = 0
-        while any(occupied[b ^ displacement] for b in bases):
-            displacement += 1
-            if displacement == len(occupied):
-                raise ValueError("no displacement fits: use more slots or buckets")
+        displacement = _first_fit(occupied, bases)
         for b in bases:
             occupied[b ^ displacement] = 1
         displacements[bucket_index] = displacement
     return PerfectHash(bucket_bits, slot_bits, slot_multiplier, displacements)
+
+
+def _first_fit(occupied: bytearray, bases: list[int]) -> int:
+    """The smallest displacement putting every base on a free slot. A lone base (most
+    buckets) is a plain scan: the generic test over a generator was most of the build."""
+    if len(bases) == 1:
+        base = bases[0]
+        displacement = 0
+        while occupied[base ^ displacement]:
+            displacement += 1
+            if displacement == len(occupied):
+                break
+        else:
+            return displacement
+    else:
+        for displacement in range(len(occupied)):
+            if not any(occupied[b ^ displacement] for b in bases):
+                return displacement
+    raise ValueError("no displacement fits: use more slots or buckets")

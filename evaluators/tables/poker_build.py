@@ -15,6 +15,7 @@ hand of n cards is the best over removing one card (one rank occurrence) of the 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -71,7 +72,7 @@ def _best_after_one_more(
 
 
 def build_unsuited_levels(
-    unsuited: dict[int, int],
+    unsuited: Mapping[int, int],
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint16]]:
     """(packed rank counts of 5, 6 and 7 cards, their best-five classes), sorted per size.
 
@@ -89,7 +90,7 @@ def build_unsuited_levels(
     return np.concatenate(all_keys), np.concatenate(all_classes)
 
 
-def build_flush_classes(suited: dict[int, int]) -> npt.NDArray[np.uint16]:
+def build_flush_classes(suited: Mapping[int, int]) -> npt.NDArray[np.uint16]:
     """Best straight flush or flush for every 13-bit rank mask with 5-7 ranks (else 0).
 
     ``suited`` maps five-rank masks to classes (``build_five_card_classes``).
