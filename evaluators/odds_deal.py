@@ -381,19 +381,12 @@ def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matr
     return rows
 
 
-def _uniform_below(rng: np.random.Generator, highs: npt.NDArray[np.uint32], count: int) -> Matrix:
-    """(len(highs), count) integers, row i uniform over ``range(highs[i])`` (highs in 1-256).
-
-    Lemire's multiply-shift on 16 random bits, exact: the rare draw whose low half falls
-    under ``2**16 % high`` is redrawn by ``rng.integers``.
-    """
-    product = _random_bits(rng, len(highs), count) * highs[:, None]
-    chosen: Matrix = (product >> 16).astype(np.uint8)
-    limits = (65536 % highs).astype(np.uint16)[:, None]
-    biased = np.flatnonzero(product.astype(np.uint16) < limits)
-    if len(biased):
-        chosen.reshape(-1)[biased] = rng.integers(0, highs[biased // count], dtype=np.uint8)
-    return chosen
+def _uniform_below(rng: np.random.Generator, highs: npt.NDArray[np.uint8], count: int) -> Matrix:
+    """(len(highs), count) integers, row i uniform over ``range(highs[i])`` (highs in 1-255):
+    ``_uniform_below_each`` on fresh random bits."""
+    bits = _random_bits(rng, len(highs), count).reshape(-1)
+    chosen = _uniform_below_each(rng, bits, np.repeat(highs, count))
+    return chosen.reshape(len(highs), count)
 
 
 def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
@@ -405,7 +398,7 @@ def _deal_in_turn(rng: np.random.Generator, unseen: int, out: Matrix) -> None:
     storing it keeps the list sorted in three element-wise passes (no gather or scatter).
     """
     cards, count = out.shape
-    chosen = _uniform_below(rng, np.arange(unseen, unseen - cards, -1, dtype=np.uint32), count)
+    chosen = _uniform_below(rng, np.arange(unseen, unseen - cards, -1, dtype=np.uint8), count)
     # Row 0 is 0 and rows past the list 255: sentinels for the insertion below.
     used = np.full((cards + 1, count), 255, dtype=np.uint8)
     used[0] = 0
@@ -493,8 +486,9 @@ def _uniform_below_each(
     rng: np.random.Generator, bits: npt.NDArray[np.uint16], highs: Matrix
 ) -> Matrix:
     """Per entry of ``highs`` (1-255), an integer uniform below it from the random
-    ``bits`` (Lemire, as ``_uniform_below``, with the exact bound taken only where a draw
-    might be biased)."""
+    ``bits``: Lemire's multiply-shift, exact, since the rare draw whose low half falls
+    under ``2**16 % high`` is redrawn by ``rng.integers`` (that bound is computed only
+    where a draw might be biased)."""
     product = np.multiply(bits, highs, dtype=np.uint32)
     chosen: Matrix = (product >> 16).astype(np.uint8)
     low = product.astype(np.uint16)

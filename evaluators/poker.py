@@ -291,12 +291,7 @@ def boards(cards: npt.NDArray[np.uint8]) -> Boards:
 def _five_rank_counts() -> npt.NDArray[np.uint64]:
     """The rank counts (as in a key sum) of every multiset of five ranks, at most four
     of a rank: what any five-card board shows (6,175 of them)."""
-    counts = [
-        sum(1 << (RANK_BITS * rank) for rank in ranks)
-        for ranks in itertools.combinations_with_replacement(range(13), 5)
-        if max(ranks.count(rank) for rank in ranks) <= 4
-    ]
-    return np.array(counts, dtype=np.uint64)
+    return _packed_counts(_rank_multisets(5)).astype(np.uint64)
 
 
 @functools.lru_cache(maxsize=32)
@@ -439,6 +434,12 @@ def _rank_multisets(size: int) -> npt.NDArray[np.int64]:
     return np.array(rows, dtype=np.int64).reshape(-1, 13)
 
 
+def _packed_counts(counts: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """Rows of 13 rank counts packed as in a key sum (``RANK_BITS`` per rank)."""
+    packed: npt.NDArray[np.int64] = (counts << (RANK_BITS * np.arange(13))).sum(axis=1)
+    return packed
+
+
 @functools.lru_cache(maxsize=32)
 def _board_rank_classes(known_counts: int, dealt: int) -> npt.NDArray[np.uint16]:
     """By the ``BOARD_RANK_WEIGHTS`` index of ``dealt`` cards' ranks, the unsuited class
@@ -448,7 +449,7 @@ def _board_rank_classes(known_counts: int, dealt: int) -> npt.NDArray[np.uint16]
     counts = _rank_multisets(dealt)
     known = np.array([known_counts >> (RANK_BITS * rank) & 7 for rank in range(13)])
     counts = counts[(counts + known <= 4).all(axis=1)]
-    packed = (counts << (RANK_BITS * np.arange(13))).sum(axis=1) + known_counts
+    packed = _packed_counts(counts) + known_counts
     table = np.zeros(BOARD_RANK_INDEXES, dtype=np.uint16)
     slots = slots_of(classes.perfect_hash, packed.astype(np.uint64))
     table[counts @ np.array(BOARD_RANK_WEIGHTS)] = classes.unsuited_classes[slots]
