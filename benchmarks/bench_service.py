@@ -19,6 +19,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 
+from service.allocator import retain_freed_memory
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 from service.server.build import build_server, mark_serving, new_health
@@ -48,6 +49,7 @@ def add_bench_servicer(server: grpc.aio.Server) -> None:
 
 
 async def _serve(settings: Settings, caught: Caught) -> None:
+    retain_freed_memory()
     with ThreadPoolExecutor(max_workers=settings.threads) as pool:
         health = await new_health()
         server, port = build_server(settings, health, pool)

@@ -11,7 +11,7 @@ Measured, each for a fixed time after a short warm-up: unary ``Evaluate`` next t
 column replies and with packed ones, next to ``Echo`` of the same bytes; latency p50/p99
 of the unary calls; and the start-up of ``python -m service`` until health answers
 SERVING. A batch call counts once the client holds the numpy arrays (the typed client's
-``batch_result``): decoding the reply is the caller's cost of the layout it asked for.
+``batch_method``): decoding the reply is the caller's cost of the layout it asked for.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from benchmarks.hands import NamedDeal
 from benchmarks.launcher import ServerProcess, start_server
 from evaluators.cards import card_text
 from evaluators.inputs import Game
-from service.client.typed_client import batch_request, batch_result
+from service.client.typed_client import batch_method, batch_request
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 from service.gen.handeval.v1 import handeval_pb2 as pb
@@ -239,8 +239,8 @@ def run_grpc(
             }
 
             def batch_call(channel: grpc.Channel, request: Any) -> Call:
-                method = pb_grpc.HandEvaluatorStub(channel).EvaluateBatch
-                return lambda: batch_result(method(request))
+                method = batch_method(channel)
+                return lambda: method(request)
 
             def echo_call(channel: grpc.Channel, request: Any = echo_request) -> Call:
                 method = bench_grpc.BenchStub(channel).Echo

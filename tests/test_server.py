@@ -8,6 +8,7 @@ import importlib
 import logging
 import queue
 import signal
+import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent import futures
@@ -544,6 +545,7 @@ def test_logs_are_json_lines_start_ready_draining_stop(
     names = [e["event"] for e in running.events]
     assert names == ["start", "ready", "draining", "stop"]
     assert running.named("start")[0]["port"] == running.port
+    assert running.named("start")[0]["retain_freed_memory"] is sys.platform.startswith("linux")
     assert running.named("draining")[0]["signal"] == "SIGINT"
     assert all({"time", "level", "event"} <= set(e) for e in running.events)
 

@@ -29,6 +29,7 @@ from evaluators.registry import GAMES, GameRules
 from evaluators.scoring import evaluate
 from evaluators.tables import table_info
 from evaluators.validation import read_hand
+from service.allocator import retain_freed_memory
 from service.server import metrics
 from service.server.build import (
     BindError,
@@ -46,12 +47,12 @@ from service.server.tls import CertificateError, CertificateStore, server_store
 from service.server.workers import run_workers
 
 _POLL_SECONDS = 0.1
+"""How often the main thread looks for a stop signal (a handler only records it)."""
 DRAIN_NOTICE_SECONDS = 0.5
 """Between health NOT_SERVING and refusing new calls: clients watching health (round_robin
 with client-side health checking) move off first, so a call sent meanwhile is not cut off
 (measured in ``tests/test_faults.py``: without it 4 of 5,558 calls were CANCELLED; with
 0.1 s, 1 of 1,564 on a loaded CI machine)."""
-"""How often the main thread looks for a stop signal (a handler only records it)."""
 
 
 def sample_hand(rules: GameRules) -> tuple[Cards, Cards]:
@@ -133,6 +134,7 @@ async def _serve(
     http: MetricsServer | None,
 ) -> int:
     """The server's life on the event loop (the module docstring's steps)."""
+    retained = retain_freed_memory()
     health = await new_health()
     health_server = None
     try:
@@ -153,6 +155,7 @@ async def _serve(
         pid=os.getpid(),
         version=_version(),
         metrics_port=metrics_port,
+        retain_freed_memory=retained,
         settings=vars(settings),
     )
     try:
