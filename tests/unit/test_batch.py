@@ -172,6 +172,41 @@ def test_the_fast_screen_passes_a_batch_exactly_when_the_full_check_does(
     assert all_valid(rules, hands, tables) is (not refused and count > 0)
 
 
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+@settings(max_examples=60, deadline=None)
+@given(
+    rng=st.randoms(use_true_random=False),
+    count=st.integers(1, 8),
+    shared=st.booleans(),
+    pool=st.sampled_from([0, 8, 20]),
+)
+def test_full_rows_pass_the_screen_exactly_when_the_full_check_passes_them(
+    game: Game, rng: random.Random, count: int, shared: bool, pool: int
+) -> None:
+    # Rows with no padding (every byte a card) take the column-comparison screen; a small
+    # pool of cards makes repeats and paired tables common, widths go one past each limit.
+    # (pool 0: every row dealt from a fresh deck, so most batches are valid.)
+    rules = GAMES[game]
+    deck = list(range(54 if rules.jokers else 52))
+    hand_size = rng.randint(max(rules.hand_min - 1, 1), rules.hand_max + 1)
+    table_size = rng.randint(max(rules.table_min - 1, 0), rules.table_max + 1)
+    if pool:
+        cards = rng.sample(deck, min(pool, len(deck)))
+        dealt = [[rng.choice(cards) for _ in range(hand_size + table_size)] for _ in range(count)]
+    else:
+        dealt = [rng.sample(deck, hand_size + table_size) for _ in range(count)]
+    hands = np.array([row[:hand_size] for row in dealt], dtype=np.uint8)
+    tables = np.array(
+        [row[hand_size:] for row in dealt[: 1 if shared else count]], dtype=np.uint8
+    ).reshape(1 if shared else count, table_size)
+    try:
+        check(rules, hands, tables)
+        refused = False
+    except InvalidRequest:
+        refused = True
+    assert all_valid(rules, hands, tables) is not refused
+
+
 def test_an_empty_or_too_wide_batch_is_left_to_the_full_check() -> None:
     rules = GAMES[POKER]
     empty = np.zeros((0, 2**31), dtype=np.uint8)
