@@ -7,6 +7,10 @@ installed is skipped with a line saying so). Prints, from one run on the same se
 ratio to it, the gRPC figures, every issue-5 target with its measured ratio, and a machine
 line. Every rate is the median of several repeats. Nothing is asserted: a missed target is
 reported, not fatal. ``--quick`` uses small counts (a CI smoke test, well under a minute).
+
+The process keeps its freed memory as the server does (``service.allocator``), so the core's
+figures are what the server's core sees and the gRPC client decodes as the README advises a
+Python caller of large batches to.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
+from service.allocator import retain_freed_memory
 
 SECTIONS = ("core", "peers", "grpc", "odds")
 OPTIONS = Options()
@@ -544,7 +549,8 @@ def report(
     lines = [
         f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
         f"numpy {info['numpy']}, grpcio {info['grpcio']}, load average at start "
-        f"{info['load_average']}" + (f", {info['openblas_env']}" if info["openblas_env"] else ""),
+        f"{info['load_average']}, freed memory kept: {info['retain_freed_memory']}"
+        + (f", {info['openblas_env']}" if info["openblas_env"] else ""),
         "",
     ]
     core = [r for r in rows if r.section == "core"]
@@ -709,7 +715,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown section(s) {', '.join(sorted(unknown))}: use {', '.join(SECTIONS)}")
     config = QUICK if args.quick else FULL
-    info = machine()
+    info = machine() | {"retain_freed_memory": retain_freed_memory()}
     started = time.perf_counter()
 
     needs_core_deals = "core" in sections or "peers" in sections or "grpc" in sections

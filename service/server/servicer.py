@@ -37,7 +37,7 @@ from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
 from evaluators.odds import OddsLimits, OddsStopped, TooManySamples, odds
 from evaluators.registry import GAMES
-from evaluators.scoring import evaluate, showdown
+from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
 from service.server.handlers import make_handler
@@ -49,6 +49,11 @@ Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 DEFAULT_ODDS_LIMITS = OddsLimits()
 """The core's limits, which are also the settings' defaults."""
+INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
+"""A batch this small is one chunk (at most ~5 ms for the slowest game), scored on the
+loop: handing it to a pool thread cost ~1 ms of CPU a call in GIL hand-offs between the
+thread and the loop (10,000 hands: 3.8 against 2.7 ms of server and client CPU a call,
+``docs/performance.md``), and a cancel could not stop it sooner anyway."""
 
 
 @dataclass(frozen=True)
@@ -115,8 +120,9 @@ class HandEvaluatorServicer:
     Every reply leaves as bytes, checked against ``max_reply_bytes`` first, so a reply too
     large to send is RESOURCE_EXHAUSTED with the limit, seen as such by the metrics (grpc
     would fail it after the handler returned, which no interceptor sees). Scoring a hand
-    or a showdown takes microseconds and runs on the loop; a batch runs in ``pool``, in
-    chunks (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
+    or a showdown takes microseconds and runs on the loop, and so does a batch of one chunk
+    (``INLINE_BATCH_HANDS``); a larger batch runs in ``pool``, in chunks
+    (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
     expires, and so does Odds (``odds_limits``), between chunks of run-outs.
     """
 
@@ -198,16 +204,20 @@ class HandEvaluatorServicer:
 
         The batch counts its own metrics from its result: each read of ``hands`` on the
         request copies its bytes (upb makes a new ``bytes`` each time), so it is read once.
+
+        A batch of at most ``INLINE_BATCH_HANDS`` hands is scored on the loop, in one pass;
+        a larger one in the pool, in chunks that stop when the call is cancelled.
         """
         remaining = remaining_seconds(context)
         deadline = math.inf if remaining is None else time.monotonic() + remaining
         stop = threading.Event()
+        hands = request.hands if isinstance(request, pb.EvaluateBatchRequest) else b""
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
             started = time.perf_counter()
             result = evaluate_batch(
                 convert.to_game(batch.game),
-                batch.hands,
+                hands,
                 batch.hand_size,
                 batch.tables,
                 batch.table_size,
@@ -217,12 +227,17 @@ class HandEvaluatorServicer:
             )
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
             reply = write(result)
-            hands = len(result.strength)
-            metrics.record_batch(batch.game, hands)
-            metrics.record_evaluation(batch.game, hands, time.perf_counter() - started)
+            scored = len(result.strength)
+            metrics.record_batch(batch.game, scored)
+            metrics.record_evaluation(batch.game, scored, time.perf_counter() - started)
             return reply
 
-        return await self.answer(context, "EvaluateBatch", request, work, stop)
+        one_pass = isinstance(request, pb.EvaluateBatchRequest) and len(hands) <= (
+            INLINE_BATCH_HANDS * max(request.hand_size, 1)
+        )
+        return await self.answer(
+            context, "EvaluateBatch", request, work, None if one_pass else stop
+        )
 
     async def Showdown(
         self, request: pb.ShowdownRequest | Unreadable, context: grpc.aio.ServicerContext
