@@ -10,8 +10,10 @@ Measured, each for a fixed time after a short warm-up: unary ``Evaluate`` next t
 ``Noop``; ``EvaluateStream`` messages; ``EvaluateBatch`` at 10,000 and 100,000 hands, with
 column replies and with packed ones, next to ``Echo`` of the same bytes; latency p50/p99
 of the unary calls; and the start-up of ``python -m service`` until health answers
-SERVING. A batch call counts once the client holds the numpy arrays (the typed client's
-``batch_method``): decoding the reply is the caller's cost of the layout it asked for.
+SERVING. The calls compared with each other are measured in interleaved rounds
+(``interleaved``), so that each ratio is the median of ratios taken moments apart. A batch
+call counts once the client holds the numpy arrays (the typed client's ``batch_method``):
+decoding the reply is the caller's cost of the layout it asked for.
 """
 
 from __future__ import annotations
@@ -172,6 +174,45 @@ class GrpcResult:
     p50_ms: float | None = None
     p99_ms: float | None = None
     note: str = ""
+    rounds: tuple[float, ...] = ()
+    """The rate of each round, in round order: a ratio of two rows of one group is the
+    median of their per-round ratios (each pair measured back to back)."""
+
+
+Member = tuple[str, Callable[[grpc.Channel], Call]]
+
+
+def interleaved(
+    members: Sequence[Member],
+    channels: Sequence[grpc.Channel],
+    seconds: float,
+    rounds: int,
+    progress: Callable[[str], None],
+) -> list[list[Measured]]:
+    """Each member's window, one after the other, ``rounds`` times: a ceiling and the calls
+    measured against it see the same moments of a machine whose speed drifts (this VM's
+    rates move by a third within a minute), so their per-round ratios are comparable."""
+    warm = min(0.5, seconds / 2)
+    measured: list[list[Measured]] = [[] for _ in members]
+    for number in range(rounds):
+        for (name, make), runs in zip(members, measured, strict=True):
+            progress(f"grpc: {name} (round {number + 1} of {rounds})")
+            runs.append(hammer(channels, make, seconds, warm))
+    return measured
+
+
+def _result(name: str, runs: Sequence[Measured], scale: int, unit: str, note: str) -> GrpcResult:
+    """The median round's rate and latencies, with every round's rate."""
+    middle = sorted(runs, key=lambda m: m.rate)[len(runs) // 2]
+    return GrpcResult(
+        name,
+        middle.rate * scale,
+        unit,
+        middle.percentile_ms(50),
+        middle.percentile_ms(99),
+        note,
+        tuple(m.rate * scale for m in runs),
+    )
 
 
 def run_grpc(
@@ -182,7 +223,9 @@ def run_grpc(
     repeats: int,
     progress: Callable[[str], None],
 ) -> list[GrpcResult]:
-    """Every gRPC figure against one fresh bench server; each the median of ``repeats``."""
+    """Every gRPC figure against one fresh bench server: each group (Noop and Evaluate; per
+    batch size Echo, columns and packed) measured in ``repeats`` interleaved rounds, each
+    figure the median round's."""
     server = bench_server()
     results: list[GrpcResult] = []
     try:
@@ -201,33 +244,26 @@ def run_grpc(
             method = bench_grpc.BenchStub(channel).Noop
             return lambda: method(noop_request)
 
-        def median(measure: Callable[[], Measured]) -> Measured:
-            runs = sorted((measure() for _ in range(repeats)), key=lambda m: m.rate)
-            return runs[len(runs) // 2]
-
-        warm = min(0.5, seconds / 2)
-        unary: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
+        unary: list[Member] = [
             ("Noop (ceiling)", noop_call),
             ("Evaluate, 7-card poker", evaluate_call),
         ]
-        for name, make in unary:
-            progress(f"grpc: {name}")
-            m = median(lambda make=make: hammer(channels, make, seconds, warm))  # type: ignore[misc]
-            results.append(
-                GrpcResult(
-                    name,
-                    m.rate,
-                    "requests/s",
-                    m.percentile_ms(50),
-                    m.percentile_ms(99),
-                    f"{threads} client threads",
-                )
-            )
+        for (name, _), runs in zip(
+            unary, interleaved(unary, channels, seconds, repeats, progress), strict=True
+        ):
+            results.append(_result(name, runs, 1, "requests/s", f"{threads} client threads"))
         progress("grpc: EvaluateStream")
-        m = median(lambda: stream_messages(channels, requests, seconds, warm))
+        streams = sorted(
+            (stream_messages(channels, requests, seconds, min(0.5, seconds / 2))
+             for _ in range(repeats)),
+            key=lambda m: m.rate,
+        )  # fmt: skip
         results.append(
             GrpcResult(
-                "EvaluateStream, 7-card poker", m.rate, "messages/s", note=f"{threads} streams"
+                "EvaluateStream, 7-card poker",
+                streams[len(streams) // 2].rate,
+                "messages/s",
+                note=f"{threads} streams",
             )
         )
         for size in batch_sizes:
@@ -246,7 +282,7 @@ def run_grpc(
                 method = bench_grpc.BenchStub(channel).Echo
                 return lambda: method(request)
 
-            pair: list[tuple[str, Callable[[grpc.Channel], Call]]] = [
+            group: list[Member] = [
                 (f"Echo {size:,} hands' bytes (ceiling)", echo_call),
                 *(
                     (
@@ -256,21 +292,11 @@ def run_grpc(
                     for layout, request in layouts.items()
                 ),
             ]
-            for name, make in pair:
-                progress(f"grpc: {name}")
-                m = median(
-                    lambda make=make: hammer(channels[:2], make, seconds, warm)  # type: ignore[misc]
-                )
-                results.append(
-                    GrpcResult(
-                        name,
-                        m.rate * size,
-                        "hands/s",
-                        m.percentile_ms(50),
-                        m.percentile_ms(99),
-                        f"2 client threads, {hands.nbytes:,} bytes a request",
-                    )
-                )
+            note = f"2 client threads, {hands.nbytes:,} bytes a request"
+            for (name, _), runs in zip(
+                group, interleaved(group, channels[:2], seconds, repeats, progress), strict=True
+            ):
+                results.append(_result(name, runs, size, "hands/s", note))
         for channel in channels:
             channel.close()
     finally:

@@ -164,6 +164,14 @@ def check_options(rules: GameRules, options: Options, showdown: bool) -> list[Vi
     """An option the game does not read is refused (``options.<name>``), never ignored:
     the caller believes it changes the score. ``showdown``: the request is a showdown,
     which also reads the game's ``showdown_options``."""
+    return list(_option_refusals(rules.game, options, showdown))
+
+
+@functools.cache
+def _option_refusals(game: Game, options: Options, showdown: bool) -> tuple[Violation, ...]:
+    """``check_options``' answer, worked out once per game, options and kind of request
+    (a few hundred of them) instead of per request."""
+    rules = GAMES[game]
     reads = [o for o in rules.options if showdown or o not in rules.showdown_options]
     listed = "only: " + ", ".join(reads) if reads else "no options"
     violations = []
@@ -175,7 +183,7 @@ def check_options(rules: GameRules, options: Options, showdown: bool) -> list[Vi
         else:
             message = f"{rules.name} does not read {name}; this game reads {listed}"
         violations.append(Violation(f"options.{name}", message))
-    return violations
+    return tuple(violations)
 
 
 def _raise_if(violations: list[Violation]) -> None:
@@ -188,11 +196,17 @@ _CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS
 """Canonical card text (``Ah``, ``Td``, ``X1``) -> id: the fast path's one dict read."""
 
 
-def _read_plain_hand(
-    rules: GameRules, hand: Sequence[str], table: Sequence[str], options: Options | None
+def read_plain_hand(
+    game: Game, hand: Sequence[str], table: Sequence[str], options: Options | None
 ) -> HandRequest | None:
     """The request of a hand without table spreads, in canonical card text, that passes
-    every check; None for anything else (``read_hand``'s full path then decides)."""
+    every check; None for anything else (``read_hand``'s full path then decides).
+
+    Its work is bounded by the game's sizes whatever the lists' lengths, so a caller may
+    try it before checking a request's limits (``service.server.convert``)."""
+    rules = GAMES[game]
+    if len(hand) > rules.hand_max or len(table) > rules.table_max:
+        return None
     ids = _CANONICAL_IDS
     try:
         hand_ids = tuple([ids[text] for text in hand])
@@ -207,7 +221,7 @@ def _read_plain_hand(
         return None
     if rules.distinct_table_ranks and len({card >> 2 for card in table_ids}) != len(table_ids):
         return None
-    if options is not None and check_options(rules, options, showdown=False):
+    if options is not None and _option_refusals(game, options, False):
         return None
     return HandRequest(rules.game, hand_ids, table_ids, (), options or _DEFAULT_OPTIONS)
 
@@ -221,7 +235,7 @@ def read_hand(
 ) -> HandRequest:
     """Parse and check one hand; raises InvalidRequest listing every problem."""
     if game is not None and not table_spreads and hand:
-        plain = _read_plain_hand(GAMES[game], hand, table, options)
+        plain = read_plain_hand(game, hand, table, options)
         if plain is not None:
             return plain
     violations: list[Violation] = []

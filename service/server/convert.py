@@ -35,9 +35,14 @@ from evaluators.odds import Odds
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
-from evaluators.validation import SeatText, read_hand, read_showdown
+from evaluators.validation import SeatText, read_hand, read_plain_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server.request_limits import check_evaluate, check_odds, check_showdown
+from service.server.request_limits import (
+    check_evaluate,
+    check_odds,
+    check_request_id,
+    check_showdown,
+)
 
 MAX_TEXT = 400
 """Longest field path or description sent back: a caller's text is echoed in messages (the
@@ -112,7 +117,13 @@ _OPTIONS = {
 """Every Options there is (frozen, so shared): no construction per request."""
 
 
+_NO_OPTIONS = _OPTIONS[(False,) * len(_OPTION_NAMES)]
+
+
 def to_options(options: pb.Options) -> Options:
+    """The core Options of a wire ``Options`` (an unset message reads as all off)."""
+    if not options.ListFields():
+        return _NO_OPTIONS
     return _OPTIONS[tuple(getattr(options, name) for name in _OPTION_NAMES)]
 
 
@@ -122,10 +133,20 @@ def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
 
 def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
     """Parse and check one hand: RequestTooLarge when a list or string is over its limit
-    (``request_limits``), else InvalidRequest listing every problem."""
+    (``request_limits``), else InvalidRequest listing every problem.
+
+    A valid hand in canonical text is read first (``read_plain_hand``, bounded by the
+    game's sizes): it is within every list limit, so only its ``request_id`` is measured.
+    """
+    game = to_game(request.game)
+    if game is not None and request.hand and not request.table_spreads:
+        plain = read_plain_hand(game, request.hand, request.table, to_options(request.options))
+        if plain is not None:
+            check_request_id(request.request_id)
+            return plain
     check_evaluate(request)
     return read_hand(
-        to_game(request.game),
+        game,
         request.hand,
         request.table,
         _spreads(request.table_spreads) if request.table_spreads else (),

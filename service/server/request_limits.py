@@ -127,9 +127,14 @@ def _id(field: str, text: str) -> None:
         _count(field, len(text.encode()), MAX_ID_BYTES, "bytes")
 
 
+def check_request_id(request_id: str) -> None:
+    """Raise RequestTooLarge if ``request_id`` is over its limit."""
+    _id("request_id", request_id)
+
+
 def check_evaluate(request: pb.EvaluateRequest) -> None:
     """Raise RequestTooLarge if any list or string of ``request`` is over its limit."""
-    _id("request_id", request.request_id)
+    check_request_id(request.request_id)
     _cards("hand", request.hand)
     _cards("table", request.table)
     _spreads(request.table_spreads)
