@@ -644,8 +644,9 @@ def report(
 
 
 def plot(rows: Sequence[Row], path: Path) -> None:
-    """Horizontal bar charts, log scale, ours blue and the peers grey: hands/s of the core
-    and the peers, and (when the odds section ran) Odds run-outs or samples per second."""
+    """Horizontal bar charts, log scale, ours blue and the peers or ceilings grey: hands/s of
+    the core and the peers, Odds run-outs or samples per second, and the gRPC rows (each
+    section's panel when it ran)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -675,21 +676,32 @@ def plot(rows: Sequence[Row], path: Path) -> None:
     odds_bars = [
         (r.method, r.rate, "handeval" not in r.method) for r in rows if r.section == "odds"
     ]
+    grpc_rows = [r for r in rows if r.section == "grpc"]
+    grpc_bars = {
+        unit: [(r.method, r.rate, "(ceiling)" in r.method) for r in grpc_rows if r.unit == unit]
+        for unit in ("hands/s", "requests/s")
+    }
     panels = [
-        (bars, label)
-        for bars, label in (
-            (hand_bars, "hands per second (log scale); blue: handeval, grey: peers"),
-            (odds_bars, "Odds run-outs (ours) or samples (peers) per second, log scale"),
+        (bars, label, log)
+        for bars, label, log in (
+            (hand_bars, "hands per second (log scale); blue: handeval, grey: peers", True),
+            (odds_bars, "Odds run-outs (ours) or samples (peers) per second, log scale", True),
+            (
+                grpc_bars["hands/s"],
+                "gRPC hands per second; grey: Echo of the same bytes (the ceiling)",
+                False,
+            ),
+            (grpc_bars["requests/s"], "gRPC unary calls per second; grey: Noop", False),
         )
         if bars
     ]
     if not panels:
         return
-    heights = [max(2.0, 0.22 * len(bars) + 1) for bars, _ in panels]
+    heights = [max(2.0, 0.22 * len(bars) + 1) for bars, _, _ in panels]
     figure, axes_list = plt.subplots(
         len(panels), 1, figsize=(9, sum(heights)), height_ratios=heights, squeeze=False
     )
-    for axes, (bars, label) in zip(axes_list[:, 0], panels, strict=True):
+    for axes, (bars, label, log) in zip(axes_list[:, 0], panels, strict=True):
         axes.barh(
             range(len(bars)),
             [rate for _, rate, _ in bars],
@@ -697,7 +709,8 @@ def plot(rows: Sequence[Row], path: Path) -> None:
         )
         axes.set_yticks(range(len(bars)), [name for name, _, _ in bars], fontsize=7)
         axes.invert_yaxis()
-        axes.set_xscale("log")
+        if log:
+            axes.set_xscale("log")
         axes.set_xlabel(label)
         axes.grid(axis="x", which="both", alpha=0.3)
     figure.tight_layout()
