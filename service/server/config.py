@@ -282,7 +282,7 @@ _HELP = {
     "metrics_port": "Prometheus /metrics port (0: any free port)",
     "metrics_host": "interface /metrics listens on (empty: --host's)",
     "workers": "server processes sharing the port",
-    "threads": "batch threads per process",
+    "threads": "threads for batches over 16,384 hands and Odds, per process",
     "max_batch_hands": "most hands in one EvaluateBatch",
     "max_exact_runouts": "Odds enumerates exactly up to this many run-outs, else samples",
     "odds_samples": "run-outs Odds samples when exact is out of reach and none are asked",
