@@ -1,0 +1,25 @@
+"""The batch CPU benchmark runs end to end against the real bench server (its figures are
+its report's, not a test's: timings on a shared machine are no pass or fail)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from benchmarks import batch_cpu
+
+
+def test_random_hands_are_seven_distinct_cards_each() -> None:
+    hands = batch_cpu.random_hands(500)
+    assert hands.shape == (500, 7) and hands.max() < 52
+    assert all(len(set(row)) == 7 for row in hands.tolist())
+    assert not np.array_equal(hands[0], hands[1])
+
+
+@pytest.mark.slow
+def test_one_round_counts_cpu_for_echo_and_both_layouts() -> None:
+    results = batch_cpu.run(hands=1_000, rounds=1, seconds=0.3, progress=lambda line: None)
+    assert [r.layout for r in results] == list(batch_cpu.LAYOUTS)
+    for r in results:
+        assert r.calls > 0
+        assert r.server_ms > 0 and r.client_ms >= 0
