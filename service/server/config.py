@@ -55,7 +55,8 @@ class Settings:
     workers: int = dataclasses.field(default_factory=default_workers)
     """Server processes sharing the port (``service.server.workers``); default one per CPU."""
     threads: int = 32
-    """Threads scoring batches in one process (the rest runs on the event loop)."""
+    """Threads scoring batches of over 16,384 hands, and Odds, in one process (smaller
+    batches and the rest run on the event loop)."""
     max_batch_hands: int = 100_000
     """Hands in one EvaluateBatch; more is RESOURCE_EXHAUSTED."""
     max_exact_runouts: int = OddsLimits.max_exact_runouts
