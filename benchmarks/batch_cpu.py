@@ -3,9 +3,9 @@
 ``python -m benchmarks.batch_cpu [--hands N] [--rounds R] [--seconds S]`` starts the bench
 server (``benchmarks.bench_service``) and, in interleaved rounds of ``S`` seconds, calls
 Echo, EvaluateBatch with column replies and with packed ones from 2 client threads, each
-of N random 7-card poker hands. For each it reads the server's CPU and minor faults from
-``/proc/<pid>/stat`` and this process's from ``os.times`` and ``getrusage`` before and
-after, and prints the medians per call.
+of N 7-card poker hands (the benchmark's seeded deal). For each it reads the server's CPU
+and minor faults from ``/proc/<pid>/stat`` and this process's from ``os.times`` and
+``getrusage`` before and after, and prints the medians per call.
 
 Why CPU and not rate: on a shared 2-core VM a call's rate moves by a third within a
 minute, while the CPU a call takes moves far less; with client and server on the same two
@@ -24,14 +24,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import grpc
-import numpy as np
 
-from benchmarks.grpc_bench import Call, bench_server, hammer, new_channel
+from benchmarks.grpc_bench import batch_group, bench_server, hammer, new_channel
+from benchmarks.hands import named_deal
 from evaluators.inputs import Game
 from service.allocator import retain_freed_memory
-from service.client.typed_client import batch_method, batch_request
-from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
-from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
 
 LAYOUTS = ("Echo", "columns", "packed")
 
@@ -65,48 +62,27 @@ def _client_usage() -> tuple[float, int]:
     return times.user + times.system, resource.getrusage(resource.RUSAGE_SELF).ru_minflt
 
 
-def random_hands(count: int, seed: int = 1) -> np.ndarray:
-    """``count`` 7-card hands of distinct cards, as (count, 7) card ids."""
-    rng = np.random.default_rng(seed)
-    return np.argsort(rng.random((count, 52)), axis=1)[:, :7].astype(np.uint8)
-
-
 def run(
     hands: int, rounds: int, seconds: float, progress: Callable[[str], None] = print
 ) -> list[PerCall]:
-    """One bench server; Echo, columns and packed measured in ``rounds`` interleaved
-    rounds; each layout's medians per call."""
-    cards = random_hands(hands)
-    echo_request = bench_pb.EchoRequest(payload=cards.tobytes())
-    requests = {
-        layout: batch_request(Game.POKER_HIGH, cards, columns=layout == "columns")
-        for layout in LAYOUTS[1:]
-    }
+    """One bench server; Echo, columns and packed (``grpc_bench.batch_group``) measured in
+    ``rounds`` interleaved rounds on the benchmark's seeded 7-card deal; each layout's
+    medians per call."""
+    group = batch_group(named_deal("poker-7", "", Game.POKER_HIGH, hands, 7, 0).hands)
     server = bench_server()
-    samples: dict[str, list[tuple[int, float, float, float, float]]] = {n: [] for n in LAYOUTS}
+    samples: list[list[tuple[int, float, float, float, float]]] = [[] for _ in group]
     try:
         channels = [new_channel(server.target) for _ in range(2)]
         for channel in channels:
             grpc.channel_ready_future(channel).result(timeout=60)
-
-        def make(layout: str) -> Callable[[grpc.Channel], Call]:
-            def call(channel: grpc.Channel) -> Call:
-                if layout == "Echo":
-                    echo = bench_grpc.BenchStub(channel).Echo
-                    return lambda: echo(echo_request)
-                method, request = batch_method(channel), requests[layout]
-                return lambda: method(request)
-
-            return call
-
         for number in range(rounds):
-            for layout in LAYOUTS:
+            for layout, (_, make), rows in zip(LAYOUTS, group, samples, strict=True):
                 progress(f"round {number + 1} of {rounds}: {layout}")
                 server_before, client_before = _server_usage(server.pid), _client_usage()
-                measured = hammer(channels, make(layout), seconds, min(0.3, seconds / 2))
+                measured = hammer(channels, make, seconds, min(0.3, seconds / 2))
                 server_after, client_after = _server_usage(server.pid), _client_usage()
                 calls = max(measured.calls, 1)
-                samples[layout].append(
+                rows.append(
                     (
                         measured.calls,
                         1e3 * (server_after[0] - server_before[0]) / calls,
@@ -125,7 +101,7 @@ def run(
             sum(s[0] for s in rows),
             *(statistics.median(s[k] for s in rows) for k in range(1, 5)),
         )
-        for layout, rows in samples.items()
+        for layout, rows in zip(LAYOUTS, samples, strict=True)
     ]
 
 

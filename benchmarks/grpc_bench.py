@@ -24,10 +24,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import grpc
 import numpy as np
+import numpy.typing as npt
 
 from benchmarks.hands import NamedDeal
 from benchmarks.launcher import ServerProcess, start_server
@@ -215,6 +215,36 @@ def _result(name: str, runs: Sequence[Measured], scale: int, unit: str, note: st
     )
 
 
+def _echo_call(channel: grpc.Channel, request: bench_pb.EchoRequest) -> Call:
+    method = bench_grpc.BenchStub(channel).Echo
+    return lambda: method(request)
+
+
+def _batch_call(channel: grpc.Channel, request: pb.EvaluateBatchRequest) -> Call:
+    method = batch_method(channel)
+    return lambda: method(request)
+
+
+def batch_group(hands: npt.NDArray[np.uint8]) -> list[Member]:
+    """Echo of the hands' bytes (the ceiling), then EvaluateBatch of them (Poker high) with
+    column replies and with packed ones: the calls a batch ratio compares."""
+    size = len(hands)
+    echo = bench_pb.EchoRequest(payload=hands.tobytes())
+    return [
+        (f"Echo {size:,} hands' bytes (ceiling)", functools.partial(_echo_call, request=echo)),
+        *(
+            (
+                f"EvaluateBatch {size:,} 7-card hands, {layout}",
+                functools.partial(
+                    _batch_call,
+                    request=batch_request(Game.POKER_HIGH, hands, columns=layout == "columns"),
+                ),
+            )
+            for layout in ("columns", "packed")
+        ),
+    ]
+
+
 def run_grpc(
     deal: NamedDeal,
     seconds: float,
@@ -268,30 +298,7 @@ def run_grpc(
         )
         for size in batch_sizes:
             hands = deal.hands[:size]
-            echo_request = bench_pb.EchoRequest(payload=hands.tobytes())
-            layouts = {
-                layout: batch_request(Game.POKER_HIGH, hands, columns=layout == "columns")
-                for layout in ("columns", "packed")
-            }
-
-            def batch_call(channel: grpc.Channel, request: Any) -> Call:
-                method = batch_method(channel)
-                return lambda: method(request)
-
-            def echo_call(channel: grpc.Channel, request: Any = echo_request) -> Call:
-                method = bench_grpc.BenchStub(channel).Echo
-                return lambda: method(request)
-
-            group: list[Member] = [
-                (f"Echo {size:,} hands' bytes (ceiling)", echo_call),
-                *(
-                    (
-                        f"EvaluateBatch {size:,} 7-card hands, {layout}",
-                        functools.partial(batch_call, request=request),
-                    )
-                    for layout, request in layouts.items()
-                ),
-            ]
+            group = batch_group(hands)
             note = f"2 client threads, {hands.nbytes:,} bytes a request"
             for (name, _), runs in zip(
                 group, interleaved(group, channels[:2], seconds, repeats, progress), strict=True
