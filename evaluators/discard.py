@@ -16,7 +16,7 @@ import numpy.typing as npt
 from evaluators.figures import cards_text, yes_no
 from evaluators.game_rules import Figure
 from evaluators.inputs import Cards, Options
-from evaluators.odds_rules import Figures, FiguresOf, Matrix
+from evaluators.odds_rules import Figures, FiguresOf, Matrix, as_figure
 from evaluators.odds_shared import run_outs
 from evaluators.results import BatchResult, Detail, Evaluation
 
@@ -192,9 +192,9 @@ def odds_figures(values: npt.NDArray[np.uint16], score: KeptScore) -> FiguresOf:
         result = score(kept.reshape(-1))
         shape = kept.shape
         return Figures(
-            result.strength.view(np.int64).reshape(shape),
-            result.low_strength.view(np.int64).reshape(shape),
-            result.value.reshape(shape),
+            as_figure(result.strength).reshape(shape),
+            as_figure(result.low_strength).reshape(shape),
+            as_figure(result.value).reshape(shape),
             outs,
         )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -20,6 +21,16 @@ from evaluators.inputs import Cards, Declaration, Options
 
 Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
+
+
+def as_figure(values: npt.NDArray[np.integer[Any]]) -> Figure:
+    """A batch figure (``BatchResult``: any integer width) as int64, the pot rules' type:
+    uint64 is viewed in place (every game's figures fit 63 bits), narrower ones widened."""
+    if values.dtype == np.uint64:
+        return values.view(np.int64)
+    return values.astype(np.int64, copy=False)
+
+
 Mask = npt.NDArray[np.bool_]
 Fractions = npt.NDArray[np.float64]
 Declarations = Sequence[Declaration | None]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Options
-from evaluators.odds_rules import Figure, Figures, Fractions, Mask, Matrix, Split
+from evaluators.odds_rules import Figure, Figures, Fractions, Mask, Matrix, Split, as_figure
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
@@ -38,11 +38,11 @@ def batch_figures(
     """Every seat's figures from a game's batch evaluator (``out_after`` all 0)."""
     count = run_outs(hands, table)
     results = [evaluate(rows(hand, count), table, options) for hand in hands]
-    strength = np.stack([r.strength for r in results]).view(np.int64)
+    strength = as_figure(np.stack([r.strength for r in results]))
     return Figures(
         strength,
-        np.stack([r.low_strength for r in results]).view(np.int64),
-        np.stack([r.value for r in results]),
+        as_figure(np.stack([r.low_strength for r in results])),
+        as_figure(np.stack([r.value for r in results])),
         np.zeros(strength.shape, dtype=np.int64),
     )
 

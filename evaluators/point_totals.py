@@ -108,9 +108,9 @@ def kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
     kept_any = high != 0  # every card's high value is at least 2
     low = (np.uint16(LOW_STRENGTH_BASE) - low_halves) * kept_any
     return BatchResult(
-        strength=high.astype(np.uint64),
-        low_strength=low.astype(np.uint64),
-        value=high.astype(np.int64),
+        strength=high,
+        low_strength=low,
+        value=high.view(np.int16),
         instant_win=~kept_any,
     )
 

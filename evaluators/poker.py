@@ -19,6 +19,7 @@ import itertools
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -241,7 +242,7 @@ def batch_rank_classes(
     classes = poker_tables().classes
     slots = slots_of(classes.perfect_hash, key_sums & np.uint64(RANK_MASK))
     rank_classes = np.take(classes.unsuited_classes, slots, mode="clip")
-    flushed = np.flatnonzero(key_sums & np.uint64(FLUSH_BITS))
+    flushed = np.flatnonzero((key_sums & np.uint64(FLUSH_BITS)).astype(np.bool_))
     if len(flushed):
         rank_classes[flushed] = _flush_classes(key_sums[flushed], hands, tables, flushed)
     return rank_classes
@@ -474,13 +475,14 @@ def _add_flush_rank_bits(
 
 
 def batch_results(
-    rank_classes: npt.NDArray[np.uint16], values: npt.NDArray[np.int64]
+    rank_classes: npt.NDArray[np.uint16], values: npt.NDArray[np.signedinteger[Any]]
 ) -> BatchResult:
-    """A BatchResult with poker strength (higher is better) and the given headline values."""
+    """A BatchResult with poker strength (higher is better, 16 bits) and the given headline
+    values."""
     count = len(rank_classes)
     return BatchResult(
-        strength=np.subtract(np.uint64(STRENGTH_BASE), rank_classes, dtype=np.uint64),
-        low_strength=np.zeros(count, dtype=np.uint64),
+        strength=np.subtract(np.uint16(STRENGTH_BASE), rank_classes, dtype=np.uint16),
+        low_strength=np.zeros(count, dtype=np.uint8),
         value=values,
         instant_win=np.zeros(count, dtype=np.bool_),
     )

@@ -32,10 +32,12 @@ def _read(options: Options) -> set[str]:
     return {name for name in ("ace_low", "hit_runs_only") if getattr(options, name)}
 
 
-def assert_same(got: BatchResult, want: BatchResult) -> None:
+def assert_same(got: BatchResult, want: BatchResult, *, dtypes: bool = True) -> None:
+    """The same figures; with ``dtypes``, of the same widths too (the client's two layouts
+    read alike; the core's widths are its own, ``BatchResult``)."""
     for name in ("strength", "low_strength", "value", "instant_win"):
         mine, theirs = getattr(got, name), getattr(want, name)
-        assert mine.dtype == theirs.dtype, name
+        assert not dtypes or mine.dtype == theirs.dtype, name
         assert np.array_equal(mine, theirs), name
 
 
@@ -53,7 +55,7 @@ def test_columns_and_packed_replies_carry_the_same_figures(
             dealt.table_size, options, HANDS,
         )  # fmt: skip
         assert_same(columns, packed)
-        assert_same(columns, core)
+        assert_same(columns, core, dtypes=False)
 
 
 def test_a_columns_reply_has_only_columns_and_a_packed_one_only_packed(

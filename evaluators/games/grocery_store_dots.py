@@ -63,7 +63,7 @@ def evaluate_batch(
     rank_classes = poker.batch_rank_classes(hands, tables, key_sums)
     key_sums >>= np.uint64(DOTS_SHIFT)
     key_sums &= np.uint64(DOTS_MASK)
-    return poker.batch_results(rank_classes, key_sums.astype(np.int64))
+    return poker.batch_results(rank_classes, key_sums.view(np.int64))
 
 
 def _detail(evaluation: Evaluation) -> DotsDetail:

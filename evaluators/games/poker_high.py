@@ -73,7 +73,7 @@ def evaluate_batch(
     Same strength and value (rank_class) as ``evaluate`` hand by hand.
     """
     rank_classes = poker.batch_rank_classes(hands, tables, poker.batch_key_sums(hands, tables))
-    return poker.batch_results(rank_classes, rank_classes.astype(np.int64))
+    return poker.batch_results(rank_classes, rank_classes.view(np.int16))
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:

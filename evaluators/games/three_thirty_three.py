@@ -117,9 +117,9 @@ def _kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
     # BUST_PIVOT + total, or BUST_PIVOT - total when bust; 0 for an instant win.
     strength = (np.uint16(BUST_PIVOT) + total - np.uint16(2) * total * bust) * kept_any
     return BatchResult(
-        strength=strength.astype(np.uint64),
-        low_strength=np.zeros(len(total), dtype=np.uint64),
-        value=total.astype(np.int64),
+        strength=strength,
+        low_strength=np.zeros(len(total), dtype=np.uint8),
+        value=total.view(np.int16),
         instant_win=~kept_any,
     )
 

@@ -112,7 +112,7 @@ class ColumnOverflow(ValueError):
 
 
 def _check_fits(values: npt.NDArray[Any], kind: np.dtype[Any]) -> None:
-    if values.dtype == np.bool_ or not values.size:
+    if values.dtype == np.bool_ or not values.size or np.can_cast(values.dtype, kind):
         return
     info = np.iinfo(kind)
     low = values.min() if values.dtype.kind == "i" else 0

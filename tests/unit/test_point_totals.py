@@ -16,6 +16,7 @@ from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import flop_a, florida_bingo, numbers
 from evaluators.inputs import Cards, Game, Options
 from evaluators.results import BatchResult, Evaluation, PointsDetail
+from tests.unit.batch_dtypes import has_batch_dtypes
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
@@ -200,8 +201,7 @@ def padded(rows: list[Cards], width: int, rng: random.Random) -> np.ndarray:
 
 
 def assert_batch_matches(batch: BatchResult, singles: list[Evaluation]) -> None:
-    assert batch.strength.dtype == np.uint64 and batch.low_strength.dtype == np.uint64
-    assert batch.value.dtype == np.int64 and batch.instant_win.dtype == np.bool_
+    assert has_batch_dtypes(batch)
     assert batch.strength.tolist() == [e.strength for e in singles]
     assert batch.low_strength.tolist() == [e.low_strength for e in singles]
     assert batch.value.tolist() == [point_totals.headline(e) for e in singles]

@@ -18,6 +18,7 @@ from evaluators.games import poker_high
 from evaluators.inputs import Cards, Options
 from evaluators.results import PokerCategory, PokerDetail
 from evaluators.tables.five_card_classes import category_of_class
+from tests.unit.batch_dtypes import has_batch_dtypes
 
 OPTIONS = Options()
 NO_TABLE = np.zeros((1, 0), dtype=np.uint8)
@@ -115,7 +116,7 @@ def test_random_six_and_seven_card_batches_match_phevaluator(size: int) -> None:
     assert (result.strength == 7463 - expected).all()
     assert not result.low_strength.any()
     assert not result.instant_win.any()
-    assert result.strength.dtype == np.uint64 and result.value.dtype == np.int64
+    assert has_batch_dtypes(result)
 
 
 def test_single_hands_match_phevaluator_and_the_batch() -> None:

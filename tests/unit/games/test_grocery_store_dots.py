@@ -16,6 +16,7 @@ from evaluators.games import grocery_store_dots as dots
 from evaluators.games import poker_high
 from evaluators.inputs import Cards, Game, Options
 from evaluators.results import Award, DotsDetail, Evaluation, Resolution
+from tests.unit.batch_dtypes import has_batch_dtypes
 from tests.unit.showdowns import (
     HALF,
     as_shares,
@@ -110,7 +111,7 @@ def test_batch_gives_the_single_hand_strength_and_dots_also_when_padded() -> Non
     for row, size in enumerate(sizes):
         hands[row, size:] = EMPTY
     batch = dots.evaluate_batch(hands, NO_TABLE, OPTIONS)
-    assert batch.value.dtype == np.int64 and batch.strength.dtype == np.uint64
+    assert has_batch_dtypes(batch)
     assert not batch.instant_win.any() and not batch.low_strength.any()
     for row in range(len(hands)):
         hand = tuple(c for c in hands[row].tolist() if c != EMPTY)

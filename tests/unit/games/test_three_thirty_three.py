@@ -14,6 +14,7 @@ from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import three_thirty_three as blackjack
 from evaluators.inputs import Cards, Options
 from evaluators.results import BlackjackDetail, Evaluation
+from tests.unit.batch_dtypes import has_batch_dtypes
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
 """One valid hand (and its table, and table spreads where the game has them), for the
@@ -171,7 +172,7 @@ def assert_batch_matches(
     assert batch.low_strength.tolist() == [0] * len(singles)
     assert batch.value.tolist() == [blackjack.headline(e) for e in singles]
     assert batch.instant_win.tolist() == [e.instant_win for e in singles]
-    assert batch.strength.dtype == np.uint64 and batch.value.dtype == np.int64
+    assert has_batch_dtypes(batch)
 
 
 def test_batch_equals_single_hands_with_a_table_per_hand() -> None:
