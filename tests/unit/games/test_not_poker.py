@@ -357,6 +357,16 @@ def test_batch_equals_single_hand_path_on_every_hand_shape() -> None:
     assert result.value.tolist() == [headline(e) for e in singles]
 
 
+def test_the_batch_index_of_every_symbol_multiset_is_its_signature_index() -> None:
+    multisets = list(itertools.combinations_with_replacement(range(not_poker.SYMBOLS), 6))
+    rng = np.random.default_rng(6)
+    symbols = rng.permuted(np.array(multisets, dtype=np.uint8), axis=1)
+    cards = symbols * np.uint8(4) + rng.integers(0, 2, symbols.shape, dtype=np.uint8)
+    index = not_poker.batch_signature_index(cards)
+    assert index.tolist() == [not_poker.signature_index(m) for m in multisets]
+    assert sorted(index.tolist()) == list(range(not_poker.TABLE_SIZE))
+
+
 def test_empty_batch_scores_nothing() -> None:
     result = evaluate_batch(np.zeros((0, 6), np.uint8), np.zeros((1, 0), np.uint8), NO_OPTIONS)
     assert result.strength.shape == result.value.shape == (0,)
