@@ -275,12 +275,23 @@ def _full_rows_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool | 
         return None
     if not sizes_fit(rules, hands.shape[1], tables.shape[1]):
         return False
-    rows = np.concatenate([hands, _per_hand(tables, len(hands))], axis=1) if tables.size else hands
-    if _repeats_a_column(np.ascontiguousarray(rows.T)):
+    columns = _card_columns(hands, tables)
+    if _repeats_a_column(columns):
         return False
     if rules.distinct_table_ranks and tables.shape[1] > 1:
-        return not _repeats_a_column(np.ascontiguousarray(tables.T) >> np.uint8(2))
+        return not _repeats_a_column(columns[hands.shape[1] :] >> np.uint8(2))
     return True
+
+
+def _card_columns(hands: Matrix, tables: Matrix) -> Matrix:
+    """One row per card place, the hand's then the table's, one column per hand: each
+    written straight into place (a shared table broadcast), where joining the rows first
+    and transposing cost Numbers' screen a third of its time."""
+    width = hands.shape[1]
+    columns = np.empty((width + tables.shape[1], len(hands)), dtype=np.uint8)
+    columns[:width] = hands.T
+    columns[width:] = tables.T
+    return columns
 
 
 def _repeats_a_column(columns: Matrix) -> bool:
