@@ -21,6 +21,9 @@ from evaluators.inputs import Cards, Declaration, Options
 
 Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
+Mask = npt.NDArray[np.bool_]
+Fractions = npt.NDArray[np.float64]
+Declarations = Sequence[Declaration | None]
 
 
 def as_figure(values: npt.NDArray[np.integer[Any]]) -> Figure:
@@ -29,11 +32,6 @@ def as_figure(values: npt.NDArray[np.integer[Any]]) -> Figure:
     if values.dtype == np.uint64:
         return values.view(np.int64)
     return values.astype(np.int64, copy=False)
-
-
-Mask = npt.NDArray[np.bool_]
-Fractions = npt.NDArray[np.float64]
-Declarations = Sequence[Declaration | None]
 
 
 @dataclass(frozen=True)

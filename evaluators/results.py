@@ -176,6 +176,8 @@ class BatchResult:
     each as wide as its game's figures need (poker's are 16 bits), and ``instant_win`` is
     bool: widening every figure to 64 bits cost a 7-card poker batch 15% of its scoring and
     reply writing. A caller that needs one width casts (``astype(np.uint64, copy=False)``).
+    Fields may share memory (a game's value can be a view of its strength): read them, do
+    not write to them.
     """
 
     strength: npt.NDArray[np.unsignedinteger[Any]]
