@@ -197,13 +197,20 @@ _CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS
 
 
 def read_plain_hand(
-    game: Game, hand: Sequence[str], table: Sequence[str], options: Options | None
+    game: Game | None,
+    hand: Sequence[str],
+    table: Sequence[str],
+    table_spreads: Sequence[object],
+    options: Options | None,
 ) -> HandRequest | None:
-    """The request of a hand without table spreads, in canonical card text, that passes
-    every check; None for anything else (``read_hand``'s full path then decides).
+    """The request of a hand without table spreads (only their absence is read), in
+    canonical card text, that passes every check; None for anything else
+    (``read_hand_in_full`` then decides).
 
     Its work is bounded by the game's sizes whatever the lists' lengths, so a caller may
     try it before checking a request's limits (``service.server.convert``)."""
+    if game is None or not hand or table_spreads:
+        return None
     rules = GAMES[game]
     if len(hand) > rules.hand_max or len(table) > rules.table_max:
         return None
@@ -234,10 +241,20 @@ def read_hand(
     options: Options | None = None,
 ) -> HandRequest:
     """Parse and check one hand; raises InvalidRequest listing every problem."""
-    if game is not None and not table_spreads and hand:
-        plain = read_plain_hand(game, hand, table, options)
-        if plain is not None:
-            return plain
+    plain = read_plain_hand(game, hand, table, table_spreads, options)
+    if plain is not None:
+        return plain
+    return read_hand_in_full(game, hand, table, table_spreads, options)
+
+
+def read_hand_in_full(
+    game: Game | None,
+    hand: Sequence[str],
+    table: Sequence[str] = (),
+    table_spreads: Sequence[Sequence[str]] = (),
+    options: Options | None = None,
+) -> HandRequest:
+    """``read_hand`` without its plain-hand shortcut: every check, every problem listed."""
     violations: list[Violation] = []
     rules = _rules_or_violation(game, violations)
     hand_ids = parse_cards(hand, "hand", violations)

@@ -35,7 +35,7 @@ from evaluators.odds import Odds
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
-from evaluators.validation import SeatText, read_hand, read_plain_hand, read_showdown
+from evaluators.validation import SeatText, read_hand_in_full, read_plain_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.request_limits import (
     check_evaluate,
@@ -138,19 +138,18 @@ def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
     A valid hand in canonical text is read first (``read_plain_hand``, bounded by the
     game's sizes): it is within every list limit, so only its ``request_id`` is measured.
     """
-    game = to_game(request.game)
-    if game is not None and request.hand and not request.table_spreads:
-        plain = read_plain_hand(game, request.hand, request.table, to_options(request.options))
-        if plain is not None:
-            check_request_id(request.request_id)
-            return plain
+    game, options = to_game(request.game), to_options(request.options)
+    plain = read_plain_hand(game, request.hand, request.table, request.table_spreads, options)
+    if plain is not None:
+        check_request_id(request.request_id)
+        return plain
     check_evaluate(request)
-    return read_hand(
+    return read_hand_in_full(
         game,
         request.hand,
         request.table,
         _spreads(request.table_spreads) if request.table_spreads else (),
-        to_options(request.options),
+        options,
     )
 
 
