@@ -1,0 +1,10 @@
+"""Compiled kernels: the batch hot path in C, one extension module per family of games.
+
+The tables stay built once by Python (``evaluators.tables`` and the games' modules) and
+are handed to the kernels as buffers; a kernel loops with the GIL released, so a batch in
+the pool runs beside the event loop and beside another batch. The numpy paths stay as the
+reference the tests hold every kernel to, exactly.
+
+A build without the compiled modules fails on this package's import, naming the fix;
+nothing falls back to numpy silently.
+"""
