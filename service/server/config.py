@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluators.odds import OddsLimits
-from service.server.logs import LEVELS
+from service.server.logs import CORE_LOG_MODES, LEVELS
 
 ENV_PREFIX = "HANDEVAL_"
 
@@ -105,6 +105,9 @@ class Settings:
     """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
     stream_idle_seconds: float = 30.0
     """An EvaluateStream with no request for this long is ended DEADLINE_EXCEEDED; 0: never."""
+    grpc_core_logs: str = "off"
+    """gRPC's C core writes its own text lines to stderr (callers can cause them): ``off``
+    drops them, ``json`` passes each on as a ``grpc_core`` JSON line, a few a second."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -229,11 +232,14 @@ def _file(text: str) -> str:
     return path
 
 
-def _level(text: str) -> str:
-    level = text.strip().lower()
-    if level not in LEVELS:
-        raise ValueError(f"must be one of {', '.join(LEVELS)}")
-    return level
+def _one_of(words: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word not in words:
+            raise ValueError(f"must be one of {', '.join(words)}")
+        return word
+
+    return parse
 
 
 def _switch(text: str) -> bool:
@@ -259,7 +265,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "max_odds_samples": _int_in(1),
     "max_message_bytes": _zero_or(_int_in(64 * 1024, 2**31 - 1)),
     "grace_seconds": _seconds,
-    "log_level": _level,
+    "log_level": _one_of(LEVELS),
     "reflection": _switch,
     "max_concurrent_rpcs": _int_in(0),
     "default_deadline_seconds": _seconds,
@@ -274,6 +280,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "health_port": _int_in(0, 65535),
     "max_streams_per_connection": _int_in(1, 2**31 - 1),
     "stream_idle_seconds": _seconds,
+    "grpc_core_logs": _one_of(CORE_LOG_MODES),
 }
 
 _HELP = {
@@ -305,6 +312,7 @@ _HELP = {
     "health_port": "plaintext health-only port (0: off)",
     "max_streams_per_connection": "calls open at once on one client connection",
     "stream_idle_seconds": "end an EvaluateStream idle this long (0: never)",
+    "grpc_core_logs": "gRPC C core's own stderr lines: off, or json",
 }
 
 

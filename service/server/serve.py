@@ -40,7 +40,7 @@ from service.server.build import (
     new_health,
 )
 from service.server.config import SettingError, Settings, add_serve_arguments, metrics_unavailable
-from service.server.logs import configure, log_event
+from service.server.logs import capture_stderr, configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import Caught, catch_signals
 from service.server.tls import CertificateError, CertificateStore, server_store
@@ -106,6 +106,14 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     """Run until SIGTERM/SIGINT, then drain; the process exit code. ``expose_metrics``:
     serve ``/metrics`` from this process (off in a worker: its parent serves them)."""
     configure(settings.log_level)
+    restore_stderr = capture_stderr(settings.grpc_core_logs)
+    try:
+        return _serve_process(settings, expose_metrics)
+    finally:
+        restore_stderr()
+
+
+def _serve_process(settings: Settings, expose_metrics: bool) -> int:
     caught = catch_signals()
     try:
         certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
