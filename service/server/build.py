@@ -22,6 +22,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics
 from service.server.config import Settings
+from service.server.drain import Drain
 from service.server.limits import (
     Admission,
     LimitsInterceptor,
@@ -154,8 +155,10 @@ def build_server(
     health_servicer: health.aio.HealthServicer,
     pool: Executor,
     certificates: CertificateStore | None = None,
+    drain: Drain | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``settings.address()``, not started, and the port it got.
+    Its calls are refused UNAVAILABLE once ``drain`` has begun (``service.server.drain``).
 
     ``pool`` runs the batches (``settings.threads`` threads is the intent); the caller
     shuts it down after the server. Port 0 asks for any free port. Raises BindError when
@@ -176,6 +179,7 @@ def build_server(
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
+        drain,
     )
     handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
