@@ -1,6 +1,6 @@
 """Packed batches: many hands of one game as card-id bytes in, one array per figure out.
 
-The contract (API.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
+The contract (docs/api.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
 byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
 bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to

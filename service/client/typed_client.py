@@ -7,7 +7,7 @@ and game servers never do it by hand::
         ev = client.evaluate("tonk", "5h 6h 7h Kd 2c")
         ev.description, ev.strength, ev.tonk.deadwood      # "Deadwood 12", ..., 12
 
-Results are the protobuf messages of API.md (``Evaluation``, ``ShowdownResponse``,
+Results are the protobuf messages of docs/api.md (``Evaluation``, ``ShowdownResponse``,
 ``ListGamesResponse``), not a third vocabulary: they are the documented contract every
 language sees, carry cards back as text in the notation sent, cost nothing to convert on
 the hot path and grow with the proto. ``share()`` turns an award into a ``Fraction`` and
@@ -362,7 +362,7 @@ def detail(evaluation: pb.Evaluation) -> Message | None:
 def batch_result(response: pb.EvaluateBatchResponse) -> BatchResult:
     """The figures of either reply layout, in the core's dtypes (uint64, int64, bool), so
     a caller's arithmetic does not depend on the layout asked for. Columns are read with
-    ``numpy.frombuffer`` (little-endian, as API.md fixes them) and widened in numpy."""
+    ``numpy.frombuffer`` (little-endian, as docs/api.md fixes them) and widened in numpy."""
     if response.HasField("columns"):
         columns = response.columns
         return _from_columns(
