@@ -19,7 +19,15 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import scoring
-from evaluators.cards import DECK_SIZE, EMPTY, JOKER_1, JOKER_2, InvalidRequest, Violation
+from evaluators.cards import (
+    DECK_SIZE,
+    EMPTY,
+    JOKER_1,
+    JOKER_2,
+    InvalidRequest,
+    Violation,
+    check_one_deck,
+)
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.results import BatchResult
@@ -308,6 +316,11 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     hand_count = (hands != EMPTY).sum(axis=1)
     table_count = (tables != EMPTY).sum(axis=1)
     together = hand_count + table_count
+    per_hand = _per_hand(tables, len(hands))
+    cards_only = (
+        np.where(hands <= JOKER_2, hands, EMPTY),
+        np.where(per_hand <= JOKER_2, per_hand, EMPTY),
+    )
     hand_problems = _card_problems(rules, hands, "hand")
     hand_problems += [
         (
@@ -319,8 +332,8 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
             lambda i: together_message(rules, int(together[i])),
         ),
         (
-            _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
-            lambda i: "a card appears twice in the hand and its table",
+            _has_repeat(np.concatenate(cards_only, axis=1)),
+            lambda i: _repeats_message(cards_only[0][i], cards_only[1][i]),
         ),
     ]
     table_problems = _card_problems(rules, tables, "table")
@@ -374,6 +387,16 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
         jokers = (cards == JOKER_1) | (cards == JOKER_2)
         problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
     return problems
+
+
+def _repeats_message(hand: Matrix, table: Matrix) -> str:
+    """Each card a row repeats, at its place and the first, in the words of the single
+    path (``cards.check_one_deck``): ``hand[3]: duplicate card 'Ah': also at hand[0]``.
+    Places count bytes of the row as sent, padding included; ``table`` is this hand's
+    table, shared or its own."""
+    repeats: list[Violation] = []
+    check_one_deck((("hand", hand.tolist()), ("table", table.tolist())), repeats)
+    return "; ".join(f"{repeat.field}: {repeat.message}" for repeat in repeats)
 
 
 def _per_hand(tables: Matrix, count: int) -> Matrix:
