@@ -11,6 +11,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define CAPSULE "evaluators.kernels._poker.tables"
 
@@ -235,8 +236,10 @@ static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize
     }
     if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT | PyBUF_WRITABLE) < 0)
         return -1;
-    if (view->itemsize != itemsize || view->len != itemsize * count) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", what, count,
+    size_t length = view->format ? strlen(view->format) : 0;
+    char kind = length ? view->format[length - 1] : 'B';
+    if (view->itemsize != itemsize || view->len != itemsize * count || !strchr("hHlLqQ", kind)) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd integers of %zd bytes", what, count,
                      itemsize);
         PyBuffer_Release(view);
         return -1;
