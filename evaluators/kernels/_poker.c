@@ -174,15 +174,40 @@ static inline void put(const Tables *t, const Out *out, Py_ssize_t i, uint64_t k
         out->dots[i] = (int64_t)((key >> t->dots_shift) & t->dots_mask);
 }
 
-/* Hands sharing one table; a constant width lets the compiler unroll the card loops. */
+/* The unsuited table's slot of a key sum, by the perfect hash. */
+static inline uint64_t slot_of(const Tables *t, uint64_t key)
+{
+    uint64_t counts = key & t->rank_mask;
+    uint64_t bucket = (counts * t->bucket_multiplier) >> t->bucket_shift;
+    uint64_t base = (counts * t->slot_multiplier) >> t->slot_shift;
+    return (t->displacements[bucket] ^ base) & t->slot_mask;
+}
+
+#define BLOCK 64
+
+/* Hands sharing one table, a block at a time: every key sum of the block, then every
+ * slot, then every class, so that the table reads of many hands are in flight at once.
+ * A constant width lets the compiler unroll the card loops. */
 static inline void shared_rows(const Tables *t, const Out *out, const uint8_t *hands,
                                Py_ssize_t count, Py_ssize_t width, uint64_t start,
                                uint64_t table_flush_ranks)
 {
-    for (Py_ssize_t i = 0; i < count; i++) {
-        const uint8_t *row = hands + i * width;
-        uint64_t key = start + key_sum(t, row, width);
-        put(t, out, i, key, class_of(t, key, row, width, table_flush_ranks));
+    uint64_t keys[BLOCK];
+    uint32_t slots[BLOCK];
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK;
+        const uint8_t *rows = hands + first * width;
+        for (Py_ssize_t j = 0; j < n; j++)
+            keys[j] = start + key_sum(t, rows + j * width, width);
+        for (Py_ssize_t j = 0; j < n; j++)
+            slots[j] = (uint32_t)slot_of(t, keys[j]);
+        for (Py_ssize_t j = 0; j < n; j++) {
+            uint64_t key = keys[j];
+            uint16_t rank_class = t->unsuited[slots[j]];
+            if (__builtin_expect((key & t->flush_bits) != 0, 0))
+                rank_class = class_of(t, key, rows + j * width, width, table_flush_ranks);
+            put(t, out, first + j, key, rank_class);
+        }
     }
 }
 

@@ -13,6 +13,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct {
     const uint64_t *bits;      /* byte -> card bit, 0 for padding, flag bits otherwise */
@@ -82,12 +83,43 @@ static inline int shared_rows(const Rules *rules, const uint8_t *hands, Py_ssize
     return ok;
 }
 
+/* The same when no byte pads: every row holds ``width`` bytes, so the sizes were checked
+ * once, and a row passes when its bits hold no refused or table card and no repeat. */
+static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                            Py_ssize_t width, uint64_t refused)
+{
+    uint64_t bad = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = hands + i * width;
+        uint64_t any = 0, sum = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            uint64_t bit = rules->bits[row[k]];
+            any |= bit;
+            sum += bit;
+        }
+        bad |= (any & refused) | (any ^ sum);
+    }
+    return bad == 0;
+}
+
 static int screen_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                          Py_ssize_t width, const uint8_t *table, Py_ssize_t table_width)
 {
     Row t = read_row(rules, table, table_width);
     if (!table_ok(rules, table, table_width, t))
         return 0;
+    if (!memchr(hands, rules->padding, (size_t)(count * width))) {
+        if (!within(width, rules->hand_min, rules->hand_max)
+            || !within(width + t.filled, rules->cards_min, rules->cards_max))
+            return 0;
+        uint64_t refused = rules->refused | t.any;
+        switch (width) {
+        case 5: return full_rows(rules, hands, count, 5, refused);
+        case 6: return full_rows(rules, hands, count, 6, refused);
+        case 7: return full_rows(rules, hands, count, 7, refused);
+        default: return full_rows(rules, hands, count, width, refused);
+        }
+    }
     switch (width) {
     case 5: return shared_rows(rules, hands, count, 5, t);
     case 6: return shared_rows(rules, hands, count, 6, t);
@@ -96,9 +128,48 @@ static int screen_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t co
     }
 }
 
+/* Hands with a table each and no padding: sizes checked once, then per row the bits. */
+static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                                Py_ssize_t width, const uint8_t *tables,
+                                Py_ssize_t table_width)
+{
+    uint64_t bad = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = hands + i * width, *table = tables + i * table_width;
+        uint64_t any = 0, sum = 0, table_any = 0, table_sum = 0, ranks = 0, rank_sum = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            uint64_t bit = rules->bits[row[k]];
+            any |= bit;
+            sum += bit;
+        }
+        for (Py_ssize_t k = 0; k < table_width; k++) {
+            uint64_t bit = rules->bits[table[k]];
+            table_any |= bit;
+            table_sum += bit;
+        }
+        if (rules->distinct_table_ranks) {
+            for (Py_ssize_t k = 0; k < table_width; k++) {
+                uint64_t bit = rules->rank_bits[table[k]];
+                ranks |= bit;
+                rank_sum += bit;
+            }
+        }
+        bad |= ((any | table_any) & rules->refused) | (any & table_any) | (any ^ sum)
+               | (table_any ^ table_sum) | (ranks ^ rank_sum);
+    }
+    return bad == 0;
+}
+
 static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                       Py_ssize_t width, const uint8_t *tables, Py_ssize_t table_width)
 {
+    if (!memchr(hands, rules->padding, (size_t)(count * width))
+        && !memchr(tables, rules->padding, (size_t)(count * table_width))) {
+        return within(width, rules->hand_min, rules->hand_max)
+               && within(table_width, rules->table_min, rules->table_max)
+               && within(width + table_width, rules->cards_min, rules->cards_max)
+               && full_own_rows(rules, hands, count, width, tables, table_width);
+    }
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *table = tables + i * table_width;
         Row t = read_row(rules, table, table_width);
