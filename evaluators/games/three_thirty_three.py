@@ -20,6 +20,7 @@ from evaluators.cards import DECK_SIZE
 from evaluators.discard import (
     apply_discard,
     discard_figures,
+    evaluate_kept,
     instant_win,
     odds_figures,
     sum_kept,
@@ -100,10 +101,18 @@ def evaluate(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand: compiled
+    (``discard.evaluate_kept``), equal to ``evaluate_batch_numpy``.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
+    return evaluate_kept(_PACKED_ARRAY, _kept_result, hands, tables)
+
+
+def evaluate_batch_numpy(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy: the reference the compiled batch is held equal to."""
     return _kept_result(sum_kept(_PACKED_ARRAY, hands, tables))
 
 

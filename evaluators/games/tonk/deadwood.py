@@ -36,13 +36,14 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
+from evaluators.kernels import _tonk
 from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
 
 STRENGTH_BASE = 1000
@@ -489,9 +490,12 @@ _REMOVALS = np.array(
 """[4-bit suits of one rank in hand, option] -> suits laid as a set (options as above)."""
 
 
-def _card_array(value_of: dict[int, int], dtype: type[np.generic]) -> npt.NDArray[np.generic]:
+_Key = TypeVar("_Key", np.uint64, np.int64)
+
+
+def _card_array(value_of: dict[int, int], dtype: type[_Key]) -> npt.NDArray[_Key]:
     """256 entries indexed by card id (padding and anything else 0)."""
-    array = np.zeros(256, dtype=dtype)
+    array: npt.NDArray[_Key] = np.zeros(256, dtype=dtype)
     for card, value in value_of.items():
         array[card] = value
     return array
@@ -582,10 +586,53 @@ def _batch_with_sets(
     return best
 
 
+@functools.cache
+def _suit_deadwood_int16() -> npt.NDArray[np.int16]:
+    """``suit_deadwood_table`` in int16 (16 KiB, a suit's deadwood is at most 85), read
+    by the compiled batch."""
+    table = np.asarray(suit_deadwood_table(), dtype=np.int16)
+    table.flags.writeable = False
+    return table
+
+
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """Strength (higher is better: fewer points) and deadwood of each hand, vectorised.
+    """Strength (higher is better: fewer points) and deadwood of each hand, compiled
+    (``_tonk.deadwood``, the GIL released) from the tables ``evaluate_batch_numpy`` reads,
+    and equal to it hand by hand: per hand its summed keys give the 4 suit masks and the
+    points; a hand holding a rank 3 or 4 times tries every set choice (``_REMOVALS``).
+
+    ``hands`` is (N, hand_size) card ids padded with 255; ``tables`` and ``options`` are
+    unused (a batch carries no table spreads). Figures are 16 bits wide.
+    """
+    del tables, options
+    count = hands.shape[0]
+    strength = np.empty(count, dtype=np.uint16)
+    deadwood = np.empty(count, dtype=np.int16)
+    _tonk.deadwood(
+        _SUIT_KEYS,
+        _POINT_KEYS,
+        _suit_deadwood_int16(),
+        _REMOVALS,
+        STRENGTH_BASE,
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        hands.shape[1],
+        strength,
+        deadwood,
+    )
+    return BatchResult(
+        strength=strength,
+        low_strength=np.zeros(count, dtype=np.uint8),
+        value=deadwood,
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def evaluate_batch_numpy(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to.
 
     ``hands`` is (N, hand_size) card ids padded with 255. A batch carries no table
     spreads, so deadwood is from the hand alone and ``hit_runs_only`` changes nothing;
