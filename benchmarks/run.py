@@ -283,10 +283,15 @@ def run_ompeval(where: str | None, config: Config, progress: Progress) -> tuple[
         )
     except ompeval.OmpevalUnavailable as why:
         return [], str(why)
-    ratio = {"ratio_median_of_rounds": measured.ratio, "rounds": list(measured.rounds)}
+    ratio = {
+        "ratio_median_of_rounds": measured.ratio,
+        "cpu_ratio_median_of_rounds": measured.cpu_ratio,
+        "rounds": [list(pair) for pair in measured.rounds],
+    }
+    ours, theirs = measured.median(0)[0], measured.median(1)[0]
     return [
-        Row("peers", "poker-7", ompeval.NAME, measured.theirs, count=measured.hands),
-        Row("peers", "poker-7", OURS_VALIDATED, measured.ours, count=measured.hands, extra=ratio),
+        Row("peers", "poker-7", ompeval.NAME, theirs, count=measured.hands),
+        Row("peers", "poker-7", OURS_VALIDATED, ours, count=measured.hands, extra=ratio),
     ], ""
 
 
