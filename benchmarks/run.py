@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import grpc_bench, hands, odds_bench, peers
+from benchmarks import grpc_bench, hands, odds_bench, ompeval, peers
 from benchmarks.hands import NamedDeal
 from benchmarks.progress import Progress
 from evaluators import batch, poker
@@ -268,6 +268,31 @@ def run_peers(
             progress(f"peers: {deal.key} ours, rank_class_of")
             rows.append(_rank_class_row(deal, config))
     return rows
+
+
+OURS_VALIDATED = "ours: batch from bytes (validated)"
+
+
+def run_ompeval(where: str | None, config: Config, progress: Progress) -> tuple[list[Row], str]:
+    """OMPEval's Rand1 and our validated batch on the same 7-card hands, interleaved rounds
+    (``benchmarks.ompeval``): two rows, the ratio the median of per-round ratios; no rows
+    and the reason when there is no checkout."""
+    try:
+        measured = ompeval.compare(
+            ompeval.checkout(where), config.batch_hands, config.repeats, progress
+        )
+    except ompeval.OmpevalUnavailable as why:
+        return [], str(why)
+    ratio = {
+        "ratio_median_of_rounds": measured.ratio,
+        "cpu_ratio_median_of_rounds": measured.cpu_ratio,
+        "rounds": [list(pair) for pair in measured.rounds],
+    }
+    ours, theirs = measured.median(0)[0], measured.median(1)[0]
+    return [
+        Row("peers", "poker-7", ompeval.NAME, theirs, count=measured.hands),
+        Row("peers", "poker-7", OURS_VALIDATED, ours, count=measured.hands, extra=ratio),
+    ], ""
 
 
 def run_tonk_sizes(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
@@ -529,6 +554,17 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             0.95,
         )
     )
+    validated = _find(rows, "poker-7", OURS_VALIDATED)
+    if validated:
+        out.append(
+            Target(
+                "7-card poker validated batch vs OMPEval Rand1",
+                OURS_VALIDATED,
+                ompeval.NAME,
+                validated.extra["ratio_median_of_rounds"],
+                0.6,
+            )
+        )
     startup = _find(rows, "startup", "python -m service to SERVING")
     out.append(
         Target(
@@ -729,6 +765,11 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(SECTIONS),
         help=f"comma-separated sections of {','.join(SECTIONS)}",
     )
+    parser.add_argument(
+        "--ompeval-dir",
+        help=f"an OMPEval checkout for the peers section (default: ${ompeval.ENV}; skipped "
+        "without one)",
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(sections) - set(SECTIONS)
@@ -746,7 +787,7 @@ def main(argv: list[str] | None = None) -> int:
     if "core" in sections:
         steps += 5 * len(core_deals) + len(tonk_small)
     if "peers" in sections:
-        steps += 2 * 6 + len(tonk_small) + 2
+        steps += 2 * 6 + len(tonk_small) + 2 + 1 + config.repeats
     if "grpc" in sections:
         rounds = config.grpc_repeats * (2 + 3 * len(config.grpc_batches))
         steps += rounds + 1 + config.startup_repeats
@@ -755,6 +796,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(steps)
 
     rows: list[Row] = []
+    ompeval_skipped = ""
     if "core" in sections:
         rows += run_core(core_deals, config, progress)
         rows += run_tonk_sizes(tonk_small, config, progress)
@@ -765,6 +807,10 @@ def main(argv: list[str] | None = None) -> int:
             config,
             progress,
         )
+        ompeval_rows, ompeval_skipped = run_ompeval(args.ompeval_dir, config, progress)
+        rows += ompeval_rows
+        for _ in range(0 if ompeval_rows else 1 + config.repeats):
+            progress("peers: OMPEval skipped")
     if "grpc" in sections:
         rows += run_grpc_section(by_key["poker-7"], config, progress)
     odds_table = ""
@@ -775,6 +821,8 @@ def main(argv: list[str] | None = None) -> int:
 
     goals = targets(rows)
     skipped = peers.missing_peers() if "peers" in sections else {}
+    if "peers" in sections and ompeval_skipped:
+        skipped[ompeval.NAME] = ompeval_skipped
     print(report(rows, goals, info, skipped))
     if odds_table:
         print(f"\nOdds (issue 15), in process\n{odds_table}")
