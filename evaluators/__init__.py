@@ -1,4 +1,4 @@
-"""Pure scoring for the card games of RULES.md: card ids in, plain results out.
+"""Pure scoring for the card games of docs/rules.md: card ids in, plain results out.
 
 Imports nothing from ``service``, grpc or protobuf; a game server may use it directly:
 

@@ -1,7 +1,7 @@
 """The discard rule of Numbers, Florida Bingo, Three Hundred Thirty Three and Flop-A.
 
 After each table card is turned, every hand card of that card's rank is discarded; a hand
-that becomes empty wins at once (RULES.md, "Discard rule"). This is the one implementation
+that becomes empty wins at once (docs/rules.md, "Discard rule"). This is the one implementation
 those games share, so the games cannot drift apart.
 """
 

@@ -53,9 +53,9 @@ class GameRules:
     evaluate_batch: BatchEvaluator
     resolve: Resolver
     headline: Callable[[Evaluation], int]
-    """The batch ``value`` of one evaluation (API.md: the game's headline figure)."""
+    """The batch ``value`` of one evaluation (docs/api.md: the game's headline figure)."""
     figures: Callable[[Evaluation], list[Figure]]
-    """How an evaluation reads for people after its strength, in the order API.md lists
+    """How an evaluation reads for people after its strength, in the order docs/api.md lists
     the figures (the discard rule's first where the game has it)."""
     aliases: tuple[str, ...] = ()
     """Short names people type for the game besides its name and slug (``333``)."""

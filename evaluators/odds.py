@@ -1,4 +1,4 @@
-"""Each seat's chances in a showdown whose cards are still to come (RULES.md "Odds").
+"""Each seat's chances in a showdown whose cards are still to come (docs/rules.md "Odds").
 
 ``odds(request, ...)`` checks the request, plans what is still to come (``odds_deal``),
 enumerates every completion with its probability when there are at most
@@ -48,7 +48,7 @@ Grocery Store Dots)."""
 
 @dataclass(frozen=True)
 class OddsLimits:
-    """The server's limits (RULES.md: by default at least 2,000,000 exact run-outs, at most
+    """The server's limits (docs/rules.md: by default at least 2,000,000 exact run-outs, at most
     10,000,000 samples)."""
 
     max_exact_runouts: int = 2_000_000

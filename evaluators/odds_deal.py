@@ -1,7 +1,7 @@
 """The cards still to come: count, enumerate (weighted) or sample every completion.
 
 A completion deals, from the unseen cards, each seat's unknown cards (a set per seat, in
-seat order), then the table's missing cards (RULES.md "Odds"). Where the table may pair
+seat order), then the table's missing cards (docs/rules.md "Odds"). Where the table may pair
 (``table_pairs``) the missing table cards are one more set and every completion is
 equally likely. In the discard games they come one by one, each uniform over the unseen
 cards whose rank is not on the table yet, so a completion's probability is the product

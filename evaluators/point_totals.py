@@ -1,4 +1,4 @@
-"""Point totals, shared by Numbers, Florida Bingo and Flop-A (RULES.md "Point totals").
+"""Point totals, shared by Numbers, Florida Bingo and Flop-A (docs/rules.md "Point totals").
 
 The games differ only in what each rank is worth, so each game module holds a
 ``PointValues`` table (data) and feeds it to this one implementation. Totals are over the

@@ -3,7 +3,7 @@
 High counts A 11, low A 1, J Q K 10 and others face value in both. Strength points up:
 the high total (higher is better); ``low_strength`` is higher for a lower low total
 (``point_totals``). The pot rule reads the declarations: HIGH, LOW or BOTH, and a BOTH
-declarer must win both halves or gets nothing (RULES.md "Point totals").
+declarer must win both halves or gets nothing (docs/rules.md "Point totals").
 """
 
 from __future__ import annotations

@@ -55,10 +55,17 @@ def evaluate(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """Poker strength and dots (``value``) per hand, 255-padded; equal to ``evaluate``.
+    """Poker strength and dots (``value``) per hand, 255-padded; equal to ``evaluate``:
+    the compiled kernel (``poker.compiled_batch``); ``reference_batch`` is the numpy path
+    it is held to."""
+    return poker.compiled_batch(hands, tables, dots=True)
 
-    The dots ride in the same per-card key sums as the poker lookup (card_keys layout).
-    """
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the kernel's reference: the dots ride in the same
+    per-card key sums as the poker lookup (card_keys layout)."""
     key_sums = poker.batch_key_sums(hands, tables)
     rank_classes = poker.batch_rank_classes(hands, tables, key_sums)
     key_sums >>= np.uint64(DOTS_SHIFT)

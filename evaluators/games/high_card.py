@@ -2,7 +2,7 @@
 
 Hand and table (5 cards each) are sorted ascending by rank; at check n a hand whose n-th
 lowest card is lower than the table's n-th lowest folds, and an equal card is not lower
-(RULES.md, "High Card"). Aces are high unless the option ``ace_low``; suits never matter.
+(docs/rules.md, "High Card"). Aces are high unless the option ``ace_low``; suits never matter.
 
 Strength points up: it is ``survived``, the checks passed before the first fold (0-5).
 """

@@ -1,4 +1,4 @@
-"""NotPoker (RULES.md "NotPoker"): six cards, jokers wild, read as same-rank groups.
+"""NotPoker (docs/rules.md "NotPoker"): six cards, jokers wild, read as same-rank groups.
 
 Strength points up: a larger ``strength`` is a better hand; equal readings have equal
 strength. It packs the category first (two trips best) and then the compared ranks:
@@ -127,7 +127,7 @@ def read_literally(ranks: Sequence[int]) -> Reading:
     Strength is ``(8 - category) << 24``, then the compared ranks (combinations, trips
     before pairs, higher rank first, then singles from the highest) four bits each from
     bit 20 down. Every hand of one category compares as many ranks, so integer order is
-    the order of RULES.md.
+    the order of docs/rules.md.
     """
     descending = sorted(ranks, reverse=True)
     trips: list[int] = []

@@ -70,8 +70,16 @@ def evaluate_batch(
 ) -> BatchResult:
     """Poker high for N hands (N, hand_size) plus tables (N or 1, table_size), 255-padded.
 
-    Same strength and value (rank_class) as ``evaluate`` hand by hand.
+    Same strength and value (rank_class) as ``evaluate`` hand by hand: the compiled kernel
+    (``poker.compiled_batch``); ``reference_batch`` is the numpy path it is held to.
     """
+    return poker.compiled_batch(hands, tables, dots=False)
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy: the reference the compiled kernel is tested against."""
     rank_classes = poker.batch_rank_classes(hands, tables, poker.batch_key_sums(hands, tables))
     return poker.batch_results(rank_classes, rank_classes.view(np.int16))
 

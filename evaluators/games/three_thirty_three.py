@@ -2,7 +2,7 @@
 
 A = 1 or 11, J/Q/K = 10, others face value, over the cards the discard rule keeps. The
 total is the highest one not over 21 (``soft`` when an ace counts 11); if none is, the hand
-is ``bust`` with its lowest total (RULES.md, "Blackjack totals").
+is ``bust`` with its lowest total (docs/rules.md, "Blackjack totals").
 
 Strength points up and follows the Ruling that a pot always has a winner: every hand
 that is not bust ranks above every bust hand; among those, a higher total is better;

@@ -1,4 +1,4 @@
-"""Tonk spades: the side bet on who was dealt the highest spade (RULES.md "Tonk spades").
+"""Tonk spades: the side bet on who was dealt the highest spade (docs/rules.md "Tonk spades").
 
 A participant's hand is their dealt Tonk hand (5-9 cards), no table. Strength points up:
 the rank of the highest spade, 1 (2s) ... 13 (As), 0 without a spade; with ``ace_low``

@@ -23,7 +23,7 @@ from evaluators.inputs import Game
 from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
 from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
-from service.client.typed_client import parse_game
+from service.client.typed_client import HandevalError, parse_game
 
 DEFAULT_DURATION_S = 10.0
 
@@ -31,8 +31,10 @@ DEFAULT_DURATION_S = 10.0
 def _game(text: str) -> Game:
     try:
         return parse_game(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except HandevalError as error:
+        from service.cli.main import argument_error
+
+        raise argument_error(error) from None
 
 
 def _targets(text: str) -> list[str]:

@@ -103,7 +103,7 @@ COLUMN_TYPES: tuple[tuple[str, np.dtype[np.integer[Any] | np.bool_]], ...] = (
     ("instant_win", np.dtype("u1")),
 )
 """Each ``BatchColumns`` field in number order (1-4) and its wire type: the contract of
-API.md, read by clients with ``numpy.frombuffer``."""
+docs/api.md, read by clients with ``numpy.frombuffer``."""
 
 
 class ColumnOverflow(ValueError):

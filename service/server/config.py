@@ -313,7 +313,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = Settings()
     for field in dataclasses.fields(Settings):
         env_name = ENV_PREFIX + field.name.upper()
-        text = f"{_HELP[field.name]} (env {env_name}; default {getattr(defaults, field.name)})"
+        shown = _shown_default(field, getattr(defaults, field.name))
+        text = f"{_HELP[field.name]} (env {env_name}; default {shown})"
         if field.type in (bool, "bool"):
             parser.add_argument(
                 _flag(field.name), action=argparse.BooleanOptionalAction, default=None, help=text

@@ -1,6 +1,6 @@
 """The RPCs of ``handeval.v1.HandEvaluator``: convert, call the core, convert back.
 
-Errors follow API.md: a caller's mistake is INVALID_ARGUMENT with BadRequest details, an
+Errors follow docs/api.md: a caller's mistake is INVALID_ARGUMENT with BadRequest details, an
 over-limit batch RESOURCE_EXHAUSTED, a passed deadline DEADLINE_EXCEEDED; anything else is
 a bug, answered INTERNAL with an incident id and logged with the request's shape (never its
 cards) and the stack, which never reaches the caller.
@@ -257,7 +257,7 @@ class HandEvaluatorServicer:
         work: Callable[[Request], Message | bytes],
         stop: threading.Event | None = None,
     ) -> bytes:
-        """``work(request)``'s reply as bytes, or the call aborted with the status API.md
+        """``work(request)``'s reply as bytes, or the call aborted with the status docs/api.md
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
         ``work`` runs in the pool and ``stop`` is set when the call is cancelled."""
         if _deadline_passed(context):

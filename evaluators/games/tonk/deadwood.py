@@ -2,7 +2,7 @@
 and its deal bonus.
 
 Strength points up, as everywhere: ``strength = STRENGTH_BASE - points``, so fewer points
-(the drop comparison of RULES.md) is stronger and equal points are equal strength.
+(the drop comparison of docs/rules.md) is stronger and equal points are equal strength.
 
 Method, and why it is fast at 10 cards with many table spreads. A suit is laid out on 14
 positions: 0 is a low ace, 1..12 are the ranks 2..K, 13 is a high ace (a run never wraps,
@@ -19,7 +19,7 @@ Ten cards hold at most 3 such ranks, so at most 6 * 6 * 2 = 72 combinations are 
 (usually one). A hand card that can hit a table set of 3 (its 4th card) costs nothing
 whether it hits the set or sits in a run, so it weighs 0 in the runs search and is hit
 onto the set when no run takes it. Hits go only onto the request's ``table_spreads``
-(RULES.md); a hand card that would "hit" the hand's own spread is already counted, as a
+(docs/rules.md); a hand card that would "hit" the hand's own spread is already counted, as a
 longer run or a set of 4.
 
 Tables (data, built once per process, cached): ``suit_points_table`` and

@@ -109,7 +109,7 @@ class HandEvaluatorServicer:
         raise NotImplementedError('Method not implemented!')
 
     def Odds(self, request, context):
-        """Each seat's chances in a showdown whose cards are still to come (RULES.md "Odds"):
+        """Each seat's chances in a showdown whose cards are still to come (docs/rules.md "Odds"):
         enumerated exactly when the server's limit allows, else sampled with the request's
         seed. Games without chance (NotPoker, Tonk, Tonk spades) are INVALID_ARGUMENT.
         """

@@ -3,7 +3,7 @@
 isort:skip_file
 Benchmark-only RPCs: the ceilings the real service is measured against (issue 5).
 
-Not part of the public contract (API.md): a server registers this service only when a
+Not part of the public contract (docs/api.md): a server registers this service only when a
 benchmark asks (benchmarks/bench_service.py). Noop is the cheapest possible unary call
 on the same server, the ceiling for Evaluate; Echo returns the bytes it was sent, the
 transport ceiling for EvaluateBatch with the same payload.
