@@ -34,7 +34,8 @@ from benchmarks.hands import NamedDeal
 from benchmarks.progress import Progress
 from evaluators import batch, poker
 from evaluators.cards import card_text
-from evaluators.inputs import Game, HandRequest, Options
+from evaluators.game_rules import BatchEvaluator
+from evaluators.inputs import BatchRequest, Game, HandRequest, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
@@ -146,30 +147,70 @@ def _check_batch_equals_single(deal: NamedDeal, result: BatchResult, sample: int
     return bad
 
 
+def interleaved_seconds(actions: Sequence[Callable[[], object]], repeats: int) -> list[list[float]]:
+    """Each action's time in each of ``repeats`` rounds, the actions taking turns within a
+    round, so that a ratio of two of them is taken under the same load."""
+    times: list[list[float]] = [[] for _ in actions]
+    for _ in range(repeats):
+        for action, seconds in zip(actions, times, strict=True):
+            started = time.perf_counter()
+            action()
+            seconds.append(time.perf_counter() - started)
+    return times
+
+
+def _per_round_ratio(ours: list[float], theirs: list[float]) -> float:
+    """The median over rounds of how many times quicker ``ours`` was."""
+    return statistics.median(t / o for o, t in zip(ours, theirs, strict=True))
+
+
+NUMPY_METHOD = "batch: numpy evaluate_batch (reference)"
+NUMPY_BYTES_METHOD = "batch: from bytes (validated), numpy scoring"
+
+
 def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[Row]:
-    """The game's batch function on arrays, and the whole packed path from bytes."""
+    """The game's batch function on arrays, and the whole packed path from bytes; where the
+    game's batch is compiled, its numpy reference too, in the same interleaved rounds."""
     progress(f"core: {deal.key} batch")
-    evaluate_batch = GAMES[deal.game].evaluate_batch
+    rules = GAMES[deal.game]
+    evaluate_batch, reference = rules.evaluate_batch, rules.evaluate_batch_numpy
     result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
     mismatches = _check_batch_equals_single(deal, result)
-    seconds = median_seconds(
-        lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS), config.repeats
-    )
+    actions: list[Callable[[], object]] = [lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS)]
+    if reference is not None:
+        actions.append(lambda: reference(deal.hands, deal.tables, OPTIONS))
+    rounds = interleaved_seconds(actions, config.repeats)
     rows = [
         Row(
             "core",
             deal.key,
             "batch: game's evaluate_batch",
-            len(deal) / seconds,
+            len(deal) / statistics.median(rounds[0]),
             count=len(deal),
             extra={"batch_vs_single_mismatches": mismatches},
         )
     ]
+    if reference is not None:
+        rows.append(
+            Row(
+                "core",
+                deal.key,
+                NUMPY_METHOD,
+                len(deal) / statistics.median(rounds[1]),
+                count=len(deal),
+                extra={"compiled_vs_numpy": _per_round_ratio(*rounds)},
+            )
+        )
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
     packed = deal.hands[:count].tobytes()
     table_size = deal.tables.shape[1]
     table_bytes = deal.tables[:count].tobytes() if table_size else b""
+
+    def read() -> BatchRequest:
+        return batch.read_batch(
+            deal.game, packed, deal.hands.shape[1], table_bytes, table_size, OPTIONS, count
+        )
 
     def from_bytes() -> object:
         return batch.evaluate_batch(
@@ -182,16 +223,34 @@ def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[R
             max_hands=count,
         )
 
-    seconds = median_seconds(from_bytes, config.repeats)
+    def from_bytes_numpy(numpy_batch: BatchEvaluator) -> object:
+        request = read()
+        return numpy_batch(request.hands, request.tables, request.options)
+
+    actions = [from_bytes]
+    if reference is not None:
+        actions.append(lambda: from_bytes_numpy(reference))
+    rounds = interleaved_seconds(actions, config.repeats)
     rows.append(
         Row(
             "core",
             deal.key,
             "batch: evaluators.batch from bytes (validated)",
-            count / seconds,
+            count / statistics.median(rounds[0]),
             count=count,
         )
     )
+    if reference is not None:
+        rows.append(
+            Row(
+                "core",
+                deal.key,
+                NUMPY_BYTES_METHOD,
+                count / statistics.median(rounds[1]),
+                count=count,
+                extra={"compiled_vs_numpy": _per_round_ratio(*rounds)},
+            )
+        )
     return rows
 
 
@@ -512,6 +571,28 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 batch_m,
                 ratio(case, batch_m, "poker-7", batch_m),
                 1,
+            )
+        )
+
+    validated = "batch: evaluators.batch from bytes (validated)"
+    for case in (
+        "numbers",
+        "florida-bingo",
+        "flop-a",
+        "three-thirty-three",
+        "high-card",
+        "not-poker",
+        "tonk-10-random",
+        "tonk-10-dense",
+    ):
+        row = _find(rows, case, validated)
+        out.append(
+            Target(
+                f"{case} batch from bytes, validated, M hands/s",
+                validated,
+                "",
+                row.rate / 1e6 if row else None,
+                20 if case.startswith("tonk") else 50,
             )
         )
 

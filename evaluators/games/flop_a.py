@@ -57,6 +57,12 @@ def evaluate_batch(
     return point_totals.evaluate_batch(VALUES, hands, tables)
 
 
+def evaluate_batch_numpy(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    return point_totals.evaluate_batch_numpy(VALUES, hands, tables)
+
+
 def check_declarations(request: ShowdownRequest) -> list[Violation]:
     """Every seat must declare HIGH, LOW or BOTH.
 
@@ -187,6 +193,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=resolve,
     headline=point_totals.headline,
     figures=point_totals.figures,

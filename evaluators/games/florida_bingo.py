@@ -42,6 +42,12 @@ def evaluate_batch(
     return point_totals.evaluate_batch(VALUES, hands, tables)
 
 
+def evaluate_batch_numpy(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    return point_totals.evaluate_batch_numpy(VALUES, hands, tables)
+
+
 RULES = GameRules(
     game=Game.FLORIDA_BINGO,
     name="Florida Bingo",
@@ -54,6 +60,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=point_totals.resolve_high_low,
     headline=point_totals.headline,
     figures=point_totals.figures,

@@ -228,6 +228,7 @@ RULES = GameRules(
     table_max=5,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=resolve,
     headline=survived,
     figures=figures,

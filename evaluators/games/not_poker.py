@@ -434,6 +434,7 @@ RULES = GameRules(
     jokers=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

@@ -177,6 +177,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

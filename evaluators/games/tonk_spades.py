@@ -155,6 +155,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    evaluate_batch_numpy=evaluate_batch_numpy,
     resolve=resolve,
     headline=strength,
     figures=figures,

@@ -30,6 +30,7 @@ typedef struct {
     uint64_t spread[PATTERNS]; /* suits -> their rank-0 bits in the packed fields */
     uint8_t minterms[PATTERNS]; /* the patterns that give a choice */
     int minterm_count;
+    int three_or_more; /* the minterms are exactly the patterns of 3 or 4 suits */
     int64_t strength_base;
 } Deadwood;
 
@@ -42,14 +43,17 @@ runs_left(const Deadwood *d, uint64_t packed)
     return cost;
 }
 
-/* Ranks (bit r) whose pattern of suits offers a set choice: an OR over the patterns that
- * do of each one's minterm of the four suit masks. */
+/* Ranks (bit r) whose pattern of suits offers a set choice: held in 3 or more suits when
+ * those are the patterns that do (as in every rummy the tables describe so far), else an
+ * OR over the patterns that do of each one's minterm of the four suit masks. */
 static inline uint64_t
 choice_ranks(const Deadwood *d, uint64_t packed)
 {
     uint64_t suit[SUITS], ranks = 0;
     for (int s = 0; s < SUITS; s++)
         suit[s] = packed >> (FIELD_BITS * s) & d->field;
+    if (d->three_or_more)
+        return (suit[0] & suit[1] & (suit[2] | suit[3])) | (suit[2] & suit[3] & (suit[0] | suit[1]));
     for (int m = 0; m < d->minterm_count; m++) {
         uint64_t term = d->field;
         for (int s = 0; s < SUITS; s++)
@@ -163,6 +167,7 @@ deadwood(PyObject *module, PyObject *args)
             if (p >> s & 1)
                 d.spread[p] |= 1ull << (FIELD_BITS * s);
     }
+    d.three_or_more = d.minterm_count == SUITS + 1;
     const uint8_t *hands = v[4].buf;
     uint16_t *out_strength = v[5].buf;
     int16_t *out_deadwood = v[6].buf;

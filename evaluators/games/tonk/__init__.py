@@ -54,6 +54,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=deadwood.evaluate,
     evaluate_batch=deadwood.evaluate_batch,
+    evaluate_batch_numpy=deadwood.evaluate_batch_numpy,
     resolve=settlement.settle,
     headline=deadwood.headline,
     figures=figures,
