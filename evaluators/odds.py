@@ -123,6 +123,13 @@ def odds(
 ) -> Odds:
     """Each seat's chances over every way the deal can still go.
 
+    >>> from evaluators.inputs import Game
+    >>> from evaluators.odds_request import read_odds
+    >>> seats = [("ann", ["Ah", "Ad"], 0, None), ("bob", ["Kc", "Kd"], 0, None)]
+    >>> chances = odds(read_odds(Game.POKER_HIGH, seats, table=["2c", "7d", "9h"]))
+    >>> chances.exact, chances.runouts, [round(seat.share, 4) for seat in chances.seats]
+    (True, 990, [0.9162, 0.0838])
+
     Raises ``InvalidRequest`` for a request ``odds_violations`` refuses, ``TooManySamples``
     over ``limits.max_samples`` and ``OddsStopped`` when ``keep_going()`` turns false.
     """
