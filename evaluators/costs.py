@@ -42,6 +42,9 @@ BATCH_HAND_COST = UnitCost(cpu_ns=128, bytes=64)
 hands, read, scored and the reply written)."""
 
 
-def batch_cost(per_hand: UnitCost, hands: int, reply_bytes: int) -> CallCost:
-    """A batch of ``hands``: their CPU and working set, and a reply of ``reply_bytes``."""
-    return CallCost(hands * per_hand.cpu_ns / 1e9, hands * per_hand.bytes, reply_bytes)
+def batch_cost(per_hand: UnitCost, hands: int, request_bytes: int, reply_bytes: int) -> CallCost:
+    """A batch of ``hands``: their CPU, their working set and the request's bytes (held
+    while it runs), and a reply of ``reply_bytes``."""
+    return CallCost(
+        hands * per_hand.cpu_ns / 1e9, hands * per_hand.bytes + request_bytes, reply_bytes
+    )
