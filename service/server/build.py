@@ -18,6 +18,7 @@ from concurrent.futures import Executor
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from service.allocator import return_freed_memory
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics
 from service.server.config import Settings
@@ -154,7 +155,7 @@ def build_server(
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
-        CostAdmission(settings_budgets(settings)),
+        CostAdmission(settings_budgets(settings), return_freed_memory),
     )
     handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

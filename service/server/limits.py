@@ -240,10 +240,17 @@ class CostAdmission:
     free. One that does not fit waits, first come first served, up to its wait, then is
     refused with ``OverBudget`` naming what was full. Counters are guarded by a lock
     (work ends on pool threads); waiters are woken on the event loop.
+
+    ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
+    has held a working set for ``IDLE_SECONDS``: a burst's freed memory goes back to the
+    kernel, while calls in a row keep reusing it.
     """
 
-    def __init__(self, budgets: Budgets) -> None:
+    def __init__(self, budgets: Budgets, on_idle: Callable[[], object] | None = None) -> None:
         self.budgets = budgets
+        self._on_idle = on_idle
+        self._working = 0
+        self._idle_check: asyncio.TimerHandle | None = None
         self._lock = threading.Lock()
         self.cpu = 0.0
         self.memory = 0
@@ -317,6 +324,7 @@ class CostAdmission:
 
     def _take(self, call: Reservation) -> None:
         memory = call.working + call.reply
+        self._working += 1
         self.cpu += call.cpu
         self.memory += memory
         self.running += call.pooled
@@ -345,7 +353,11 @@ class CostAdmission:
                 freed += call.reply - reply_bytes
                 call.reply = reply_bytes
             self._give_back(call, call.cpu, freed, call.pooled)
+            self._working -= 1
+            idle = not self._working
         self._wake()
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._idle_later)
 
     def release(self, call: Reservation) -> None:
         self.work_done(call, None)
@@ -360,6 +372,20 @@ class CostAdmission:
         if self._waiting and self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._grant)
 
+    def _idle_later(self) -> None:
+        """On the loop: ``on_idle`` in ``IDLE_SECONDS`` unless work starts before."""
+        if self._idle_check is not None:
+            self._idle_check.cancel()
+        assert self._loop is not None
+        self._idle_check = self._loop.call_later(IDLE_SECONDS, self._still_idle)
+
+    def _still_idle(self) -> None:
+        self._idle_check = None
+        with self._lock:
+            idle = not self._working
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.run_in_executor(None, self._on_idle)
+
     def _grant(self) -> None:
         """On the loop: start the waiters that now fit, oldest first."""
         for ready, held in list(self._waiting):
@@ -371,6 +397,10 @@ class CostAdmission:
                 self._take(held)
             ready.set_result(held)
             self._waiting = deque(w for w in self._waiting if w[1] is not held)
+
+
+IDLE_SECONDS = 1.0
+"""How long no call may hold a working set before the cost lane's ``on_idle`` runs."""
 
 
 def _mib(count: int) -> str:
