@@ -268,14 +268,22 @@ class CostAdmission:
             if full is None and not self._waiting:
                 self._take(held)
                 return held
-        if wait <= 0:
-            raise OverBudget(full or "the server is busy with calls that came first")
+        if full is None:
+            full = "the server is busy with calls that came first"
+        if wait <= 0 or PEER_FULL in full:
+            self._refused()
+            raise OverBudget(full)
+        waiting = sum(w[1].working + w[1].reply for w in self._waiting)
+        if waiting + cost.memory_bytes > self.budgets.memory_bytes:
+            self._refused()
+            raise OverBudget(f"{full}, and the calls waiting for room already hold its size")
         ready: asyncio.Future[Reservation] = self._loop.create_future()
         self._waiting.append((ready, held))
         self._grant()
         try:
             return await asyncio.wait_for(ready, wait)
         except TimeoutError:
+            self._refused()
             with self._lock:
                 full = self._full(held)
             raise OverBudget(
@@ -311,12 +319,12 @@ class CostAdmission:
         share = budgets.peer_share
         if peer[0] and peer[0] + call.cpu > share * budgets.cpu_seconds:
             return (
-                f"this connection already holds {peer[0]:.3g} CPU-s of the CPU budget; one "
+                f"{PEER_FULL} {peer[0]:.3g} CPU-s of the CPU budget; one "
                 f"peer may hold {share:.0%} of it (--peer-share)"
             )
         if peer[1] and peer[1] + memory > share * budgets.memory_bytes:
             return (
-                f"this connection already holds {_mib(int(peer[1]))} of the memory budget "
+                f"{PEER_FULL} {_mib(int(peer[1]))} of the memory budget "
                 f"(working sets and replies not yet read); one peer may hold {share:.0%} of "
                 "it (--peer-share)"
             )
@@ -366,11 +374,19 @@ class CostAdmission:
                 return
             call.reply_held = False
             self._give_back(call, 0.0, call.reply, False)
+            idle = not self._working
         self._wake()
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._idle_later)
 
     def _wake(self) -> None:
         if self._waiting and self._loop is not None and not self._loop.is_closed():
             self._loop.call_soon_threadsafe(self._grant)
+
+    def _refused(self) -> None:
+        """A refused call's request is freed now: count it towards going idle."""
+        if self._on_idle is not None and not self._working:
+            self._idle_later()
 
     def _idle_later(self) -> None:
         """On the loop: ``on_idle`` in ``IDLE_SECONDS`` unless work starts before."""
@@ -399,6 +415,10 @@ class CostAdmission:
             self._waiting = deque(w for w in self._waiting if w[1] is not held)
 
 
+PEER_FULL = "this connection already holds"
+"""How a refusal over a peer's share begins: such a call is refused without waiting (the
+peer is the one keeping itself out), and so is one when the calls already waiting hold
+the memory budget's size (a waiting call holds its request)."""
 IDLE_SECONDS = 1.0
 """How long no call may hold a working set before the cost lane's ``on_idle`` runs."""
 
