@@ -345,7 +345,7 @@ class CostAdmission:
         self.cpu = max(self.cpu - cpu, 0.0)
         self.memory -= memory
         self.running -= slot
-        peer = self._peers[call.peer]
+        peer = self._peers.setdefault(call.peer, [0.0, 0.0])
         peer[0] = max(peer[0] - cpu, 0.0)
         peer[1] -= memory
         if peer[1] <= 0 and peer[0] <= 0:
