@@ -100,10 +100,12 @@ SLOW_BATCH = pb.EvaluateBatchRequest(
 one thread's work (a quarter of a second on a quiet core)."""
 
 
-def test_work_over_the_bound_is_refused_at_once_idle_streams_take_no_slot_and_probes_answer(
+def test_pool_work_over_the_bound_is_refused_cheap_calls_and_probes_still_answer(
     launch_server: Callable[..., ServerProcess], streams: list[OpenStream]
 ) -> None:
-    server = launch_server("--threads", "2", "--max-concurrent-rpcs", "1")
+    server = launch_server(
+        "--threads", "2", "--max-concurrent-rpcs", "1", "--admission-wait-seconds", "0"
+    )
     with grpc.insecure_channel(server.target) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)
         for _ in range(3):
@@ -112,23 +114,23 @@ def test_work_over_the_bound_is_refused_at_once_idle_streams_take_no_slot_and_pr
         assert streams[0].send().strength > 0, "an idle stream holds no slot"
         batch = stub.EvaluateBatch.future(SLOW_BATCH, timeout=60)
         refused: list[grpc.RpcError] = []
-        stream_errors: list[pb.Evaluation] = []
+        evaluated = 0
         health: list[int] = []
         while not batch.done():
+            assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
+            assert streams[1].send().strength > 0
+            evaluated += 1
+            health.append(health_status(server.target))
             try:
-                stub.Evaluate(evaluate_request("poker", HAND), timeout=10)
+                stub.EvaluateBatch(SLOW_BATCH, timeout=60)
             except grpc.RpcError as error:
                 refused.append(error)
-                stream_errors.append(streams[1].send())
-                health.append(health_status(server.target))
         assert len(batch.result().strength) == 100_000
-        assert refused, "calls arriving while the batch held the one slot are refused"
+        assert evaluated, "the cheap lane answers while the batch holds the pool's one slot"
+        assert refused, "batches arriving while the batch held the one slot are refused"
         assert {e.code() for e in refused} == {grpc.StatusCode.RESOURCE_EXHAUSTED}
-        assert "1 calls" in (refused[0].details() or "")
-        busy = [r for r in stream_errors if r.HasField("error")]
-        assert all(r.error.code == grpc.StatusCode.RESOURCE_EXHAUSTED.value[0] for r in busy)
+        assert "all 1 threads for batches and Odds are busy" in (refused[0].details() or "")
         assert set(health) <= {health_pb2.HealthCheckResponse.SERVING}
-        assert streams[1].send().strength > 0, "a refused stream message leaves the stream open"
         assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
 
 

@@ -18,13 +18,17 @@ from concurrent.futures import Executor
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from service.allocator import return_freed_memory
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics
 from service.server.config import Settings
 from service.server.limits import (
     Admission,
+    Budgets,
+    CostAdmission,
     LimitsInterceptor,
     concurrency_bound,
+    cost_budgets,
     message_limits,
 )
 from service.server.reflection import enable_reflection
@@ -95,6 +99,18 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
+def settings_budgets(settings: Settings) -> Budgets:
+    """The cost budgets of one server process (``service.server.limits.cost_budgets``)."""
+    return cost_budgets(
+        settings.cpu_budget_seconds,
+        settings.memory_budget_mib,
+        settings.peer_share,
+        settings.admission_wait_seconds,
+        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        settings.workers,
+    )
+
+
 def build_health_server(
     settings: Settings, health_servicer: health.aio.HealthServicer
 ) -> tuple[grpc.aio.Server, int]:
@@ -139,6 +155,7 @@ def build_server(
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
+        CostAdmission(settings_budgets(settings), return_freed_memory),
     )
     handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
