@@ -69,9 +69,10 @@ def message_limits(max_batch_hands: int, override_bytes: int = 0) -> MessageLimi
 
     Receive: the largest valid batch, every hand as wide as the widest game's hand and
     with a table of its own as wide as the widest table, plus ``SLACK_BYTES``
-    (100,000 hands: 100,000 x (10 + 7) + 65,536 = 1,765,536 bytes). Send: that batch's
-    reply at ``REPLY_BYTES_PER_HAND`` (3,165,536 bytes). A batch one hand over the limit
-    still fits, so it gets the batch limit's own RESOURCE_EXHAUSTED naming that limit.
+    (100,000 hands: 100,001 x (10 + 7) + 65,536 = 1,765,553 bytes). Send: that batch's
+    reply at ``REPLY_BYTES_PER_HAND`` (100,001 x 31 + 65,536 = 3,165,567). A batch one hand
+    over the limit still fits, so it gets the batch limit's own RESOURCE_EXHAUSTED naming
+    that limit.
     ``override_bytes`` (``--max-message-bytes``), when not 0, sets both.
     """
     if override_bytes:

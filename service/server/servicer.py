@@ -41,6 +41,7 @@ from evaluators.registry import GAMES
 from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
+from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.handlers import make_handler
 from service.server.limits import (
     REPLY_BYTES_PER_HAND,
@@ -144,7 +145,9 @@ class HandEvaluatorServicer:
         stream_idle_seconds: float,
         odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
         costs: CostAdmission | None = None,
+        drain: Drain | None = None,
     ) -> None:
+        self._drain = drain or Drain()
         self._max_batch_hands = max_batch_hands
         self._admission = admission
         self._costs = costs
@@ -234,7 +237,7 @@ class HandEvaluatorServicer:
                 batch.table_size,
                 convert.to_options(batch.options),
                 self._max_batch_hands,
-                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
+                keep_going=lambda: self._keep_going(stop, deadline),
             )
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
             reply = write(result)
@@ -285,6 +288,8 @@ class HandEvaluatorServicer:
         if isinstance(request, Unreadable):
             await context.abort_with_status(rpc_status.to_status(request.status()))
             raise AssertionError("context.abort_with_status returns only by raising")
+        if self._drain.begun:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
         started = time.perf_counter()
         reservation: Reservation | None = None
         try:
@@ -301,6 +306,8 @@ class HandEvaluatorServicer:
         except (BatchCancelled, OddsStopped):
             if _deadline_passed(context):
                 await _abort_late(context)
+            if not self._drain.work_may_go_on():
+                await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
             problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
         except Exception:
             problem = _internal(method, request)
@@ -318,6 +325,11 @@ class HandEvaluatorServicer:
             metrics.record_error(game, _reason(problem))
         await context.abort_with_status(rpc_status.to_status(problem))
         raise AssertionError("context.abort_with_status returns only by raising")
+
+    def _keep_going(self, stop: threading.Event, deadline: float) -> bool:
+        """Between chunks of a batch or Odds: not cancelled, before its deadline, and not
+        past the shutdown's grace (``service.server.drain``)."""
+        return not stop.is_set() and time.monotonic() < deadline and self._drain.work_may_go_on()
 
     def _on_loop(
         self,
@@ -406,7 +418,7 @@ class HandEvaluatorServicer:
                 asked.samples,
                 asked.seed,
                 self._odds_limits,
-                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
+                keep_going=lambda: self._keep_going(stop, deadline),
             )
             metrics.record_odds(
                 asked.game, result.exact, result.runouts, time.perf_counter() - started
