@@ -3,8 +3,9 @@ Everything else about the package is in pyproject.toml.
 
 Kernels: one CPython extension module per ``_*.c`` file under ``evaluators/kernels/``
 (and the reply writer under ``service/server/``), named for its file
-(``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``). They use the C API alone (buffers in, buffers out), so a build needs gcc and the Python
-headers, no other package; ``pip install -e .`` compiles them in place.
+(``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``). They use the C API
+alone (buffers in, buffers out), so a build needs gcc and the Python headers, no other
+package; ``pip install -e .`` compiles them in place.
 
 Contract: ``protos/`` is the one copy of the contract in git. The ``build_protos`` step
 (first of ``build``, so in an editable install too) writes into ``service/gen/``, as

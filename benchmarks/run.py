@@ -635,14 +635,14 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             0.95,
         )
     )
-    validated = _find(rows, "poker-7", OURS_VALIDATED)
-    if validated:
+    peer_row = _find(rows, "poker-7", OURS_VALIDATED)
+    if peer_row:
         out.append(
             Target(
                 "7-card poker validated batch vs OMPEval Rand1",
                 OURS_VALIDATED,
                 ompeval.NAME,
-                validated.extra["ratio_median_of_rounds"],
+                peer_row.extra["ratio_median_of_rounds"],
                 0.6,
             )
         )
