@@ -25,7 +25,6 @@ import numpy.typing as npt
 from evaluators.results import BatchResult
 
 _LENGTH_DELIMITED = 2
-_SEVEN_BITS = np.uint64(0x7F)
 
 
 def _tag(field_number: int) -> bytes:
