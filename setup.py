@@ -69,6 +69,9 @@ def _protoc(*args: str) -> None:
 
 def generate_contract(out: Path) -> None:
     """Write the generated modules, stubs, descriptor set and .proto copies under ``out``."""
+    missing = [name for name in PROTO_FILES if not (PROTOS / name).is_file()]
+    if missing:
+        raise RuntimeError(f"{PROTOS} lacks {missing}: a build generates service/gen/ from it")
     with tempfile.TemporaryDirectory() as tmp:
         _protoc(
             f"--python_out={tmp}",

@@ -1,7 +1,7 @@
 """The shape of one game's Odds rules: what a game module puts in ``GameRules.odds``.
 
 A game serves Odds when its cards still to come are dealt by chance (docs/rules.md "Odds");
-its ``OddsRules`` say what the deal completes to and how many run-outs at once are scored
+its ``OddsGame`` says what the deal completes to and how many run-outs at once are scored
 and resolved. Figures are arrays of S seats x R run-outs (seat-major: a step across seats
 is an element-wise operation on contiguous rows, far cheaper than a reduction along a
 short axis); a pot rule answers each seat's fraction of the whole pot from each of the

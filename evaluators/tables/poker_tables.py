@@ -16,8 +16,9 @@ Sizes and build time (CPython 3.11, one core of an AMD EPYC; see ``table_info()`
 | card-pair keys (two bytes as uint16 -> uint64) | 65,536 | 524,288 |
 | Python copies (array.array / tuple of the above) | | 411,648 |
 
-1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s (measured
-with ``benchmarks/rates_poker.py``). That is under the one-second mark where a file cache
+1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s
+(``build_seconds``, which a server exports as ``handeval_table_build_seconds``;
+docs/performance.md "Lookup tables"). That is under the one-second mark where a file cache
 would pay for itself, so there is none: nothing to go stale, nothing to write on a
 read-only root filesystem. A server warms them by calling ``table_info()`` at start.
 """

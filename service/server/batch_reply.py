@@ -25,7 +25,6 @@ from evaluators.results import BatchResult
 from service.server import _columns
 
 _LENGTH_DELIMITED = 2
-_SEVEN_BITS = np.uint64(0x7F)
 
 
 def _tag(field_number: int) -> bytes:

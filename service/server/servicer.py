@@ -62,8 +62,8 @@ DEFAULT_ODDS_LIMITS = OddsLimits()
 INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
 """A batch this small is one chunk (at most ~5 ms for the slowest game), scored on the
 loop: handing it to a pool thread cost ~1 ms of CPU a call in GIL hand-offs between the
-thread and the loop (10,000 hands: 3.8 against 2.7 ms of server and client CPU a call,
-``docs/performance.md``), and a cancel could not stop it sooner anyway."""
+thread and the loop (10,000 hands: 3.8-5.8 against 3.0-4.7 ms of server and client CPU a
+call, ``docs/performance.md``), and a cancel could not stop it sooner anyway."""
 
 
 @dataclass(frozen=True)

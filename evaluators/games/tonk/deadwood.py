@@ -55,7 +55,6 @@ CARD_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 _SUIT_MASKS = 1 << 13
 _ACE_BIT = 1 << ACE
 _LOW_ACE = 1
-_HIGH_ACE = 1 << 13
 _SetOption = tuple[int, int]
 """(rank, 4-bit mask of the suits laid as a set of that rank); suits 0 means no set."""
 
