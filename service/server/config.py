@@ -105,6 +105,10 @@ class Settings:
     """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
     stream_idle_seconds: float = 30.0
     """An EvaluateStream with no request for this long is ended DEADLINE_EXCEEDED; 0: never."""
+    otlp_endpoint: str = ""
+    """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
+    (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
+    if set, else no tracing."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -274,6 +278,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "health_port": _int_in(0, 65535),
     "max_streams_per_connection": _int_in(1, 2**31 - 1),
     "stream_idle_seconds": _seconds,
+    "otlp_endpoint": str.strip,
 }
 
 _HELP = {
@@ -305,6 +310,7 @@ _HELP = {
     "health_port": "plaintext health-only port (0: off)",
     "max_streams_per_connection": "calls open at once on one client connection",
     "stream_idle_seconds": "end an EvaluateStream idle this long (0: never)",
+    "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
 }
 
 
