@@ -21,7 +21,7 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from service.allocator import return_freed_memory
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import metrics
+from service.server import metrics, tracing
 from service.server.config import Settings
 from service.server.drain import Drain
 from service.server.limits import (
@@ -186,7 +186,11 @@ def build_server(
     counting = [metrics.MetricsInterceptor(metrics.instruments())] if settings.metrics else []
     server = grpc.aio.server(
         options=channel_options(settings),
-        interceptors=[*counting, LimitsInterceptor(settings.default_deadline_seconds)],
+        interceptors=[
+            *tracing.interceptors(settings.otlp_endpoint),
+            *counting,
+            LimitsInterceptor(settings.default_deadline_seconds),
+        ],
     )
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,

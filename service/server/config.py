@@ -139,6 +139,10 @@ class Settings:
     admission_wait_seconds: float = 1.0
     """A batch or Odds call that does not fit its budgets waits this long (at most until
     its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
+    otlp_endpoint: str = ""
+    """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
+    (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
+    if set, else no tracing."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -331,6 +335,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "memory_budget_mib": _int_in(0),
     "peer_share": _fraction,
     "admission_wait_seconds": _seconds,
+    "otlp_endpoint": str.strip,
 }
 
 _HELP = {
@@ -372,6 +377,7 @@ _HELP = {
     "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
     "peer_share": "most of either budget one connection may hold (0-1)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
+    "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
 }
 
 
