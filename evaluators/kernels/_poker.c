@@ -19,7 +19,7 @@ typedef struct {
     Py_buffer views[5];
     const uint64_t *card_keys;       /* byte -> additive key */
     const uint64_t *flush_rank_bits; /* byte -> 1 << (suit spacing * suit + rank) */
-    const uint32_t *displacements;   /* per perfect-hash bucket */
+    const uint8_t *displacements;    /* per perfect-hash bucket (all below 256) */
     const uint16_t *unsuited;        /* per perfect-hash slot: Cactus-Kev class */
     const uint16_t *flushes;         /* per 13-bit rank mask: Cactus-Kev class */
     uint64_t bucket_multiplier, slot_multiplier, slot_mask;
@@ -62,7 +62,7 @@ PyDoc_STRVAR(tables_doc,
 "       rank_mask, suit_shift, suit_mask_shift, flush_rank_mask, strength_base, dots_shift,\n"
 "       dots_mask) -> capsule\n\n"
 "The lookup tables (held, not copied) and the key layout, for ``evaluate``: card keys and\n"
-"flush rank bits 256 uint64 each, displacements uint32 per bucket, unsuited classes\n"
+"flush rank bits 256 uint64 each, displacements uint8 per bucket, unsuited classes\n"
 "uint16 per slot, flush classes 8192 uint16.");
 
 static PyObject *tables(PyObject *module, PyObject *args)
@@ -84,7 +84,7 @@ static PyObject *tables(PyObject *module, PyObject *args)
     Tables *t = PyMem_Calloc(1, sizeof(Tables));
     if (t == NULL)
         return PyErr_NoMemory();
-    const Py_ssize_t itemsizes[5] = {8, 8, 4, 2, 2};
+    const Py_ssize_t itemsizes[5] = {8, 8, 1, 2, 2};
     const Py_ssize_t entries[5] = {256, 256, (Py_ssize_t)1 << bucket_bits,
                                    (Py_ssize_t)1 << slot_bits, flush_rank_mask + 1};
     const char *names[5] = {"card_keys", "flush_rank_bits", "displacements",
