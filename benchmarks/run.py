@@ -173,7 +173,7 @@ def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[R
     game's batch is compiled, its numpy reference too, in the same interleaved rounds."""
     progress(f"core: {deal.key} batch")
     rules = GAMES[deal.game]
-    evaluate_batch, reference = rules.evaluate_batch, rules.evaluate_batch_numpy
+    evaluate_batch, reference = rules.evaluate_batch, rules.reference_batch
     result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
     mismatches = _check_batch_equals_single(deal, result)
     actions: list[Callable[[], object]] = [lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS)]
