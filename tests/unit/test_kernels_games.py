@@ -249,6 +249,37 @@ def test_tonk_spades_kernel_equals_numpy_at_every_size_with_padding(ace_low: boo
             )
 
 
+@pytest.mark.parametrize("game", DISCARD_GAMES)
+def test_discard_kernel_equals_numpy_on_random_bytes(game: Game) -> None:
+    """Any byte, unvalidated (jokers, repeats, non-cards): a byte with no rank shows and
+    keeps nothing in both, so the two agree on every row."""
+    kernel, reference = batches(game)
+    rng = np.random.default_rng(8)
+    hands = rng.integers(0, 256, (100_000, 5), dtype=np.uint8)
+    tables = rng.integers(0, 256, (100_000, 7), dtype=np.uint8)
+    for shared in (tables, tables[:1]):
+        assert_same(kernel(hands, shared, NO_OPTIONS), reference(hands, shared, NO_OPTIONS))
+
+
+VALUE_BOUNDS = {Game.HIGH_CARD: 5, Game.NOT_POKER: 7, Game.TONK: 4 * 85, Game.TONK_SPADES: 13}
+"""The largest ``value`` each table holds: checks, category (0 for no real hand), four
+suits' deadwood, the ace of spades."""
+
+
+@pytest.mark.parametrize("game", list(VALUE_BOUNDS))
+def test_any_bytes_read_inside_the_games_tables(game: Game) -> None:
+    """Unvalidated bytes (which the batch screen refuses first): every row is scored from
+    inside the tables, no value beyond what a table holds."""
+    rules = GAMES[game]
+    rng = np.random.default_rng(9)
+    hands = rng.integers(0, 256, (100_000, rules.hand_max), dtype=np.uint8)
+    tables = rng.integers(0, 256, (100_000, rules.table_max), dtype=np.uint8)
+    for options in (Options(), Options(ace_low=True)):
+        got = rules.evaluate_batch(hands, tables, options)
+        assert len(got.value) == len(hands)
+        assert 0 <= got.value.min() <= got.value.max() <= VALUE_BOUNDS[game]
+
+
 # Refusals: a kernel told a shape its buffers do not have raises ValueError naming the
 # argument, and reads or writes nothing out of bounds.
 
