@@ -8,7 +8,9 @@ multiset; and their refusals of arguments that do not fit."""
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -402,3 +404,112 @@ def test_a_kernel_refuses_a_read_only_output() -> None:
     out.flags.writeable = False
     with pytest.raises((BufferError, TypeError)):
         _tonk.highest(np.zeros(256, dtype=np.int64), hands, 5, out)
+
+
+# The GIL is let go: while a kernel loops in one thread, Python runs in another.
+
+GIL_ROWS = 4_000_000
+
+
+def ran_beside_python(call: Callable[[], None], out: npt.NDArray[Any], unset: int) -> bool:
+    """Whether this thread ran Python while ``call``, in another thread, was inside its
+    loop: it saw ``out`` (filled from the start, ``unset`` never a result) begun and not
+    finished. A kernel holding the GIL would let this thread see only before or after."""
+    for _ in range(3):
+        out[...] = unset
+        worker = threading.Thread(target=call)
+        worker.start()
+        seen = False
+        while worker.is_alive() and not seen:
+            seen = bool(out[0] != unset and out[-1] == unset)
+        worker.join()
+        assert out[-1] != unset
+        if seen:
+            return True
+    return False
+
+
+def tiled(rows: Matrix) -> Matrix:
+    return np.ascontiguousarray(np.tile(rows, (GIL_ROWS // len(rows), 1)))
+
+
+def test_discard_totals_lets_the_gil_go() -> None:
+    dealt = deal(Game.NUMBERS, 10_000, 11)
+    hands, tables = tiled(dealt.hands), tiled(dealt.tables)
+    figures = discard.sum_figures(point_totals.kept_result)
+    strength, low = np.empty(len(hands), np.uint16), np.empty(len(hands), np.uint16)
+    value, instant = np.empty(len(hands), np.int16), np.empty(len(hands), np.bool_)
+
+    def call() -> None:
+        _points.discard_totals(
+            point_totals.packed_card_array(numbers.VALUES),
+            figures.strength,
+            figures.low_strength,
+            figures.value,
+            figures.instant_win,
+            hands,
+            5,
+            tables,
+            7,
+            strength,
+            low,
+            value,
+            instant,
+        )
+
+    assert ran_beside_python(call, strength, 0xFFFF)
+
+
+def test_checks_survived_lets_the_gil_go() -> None:
+    dealt = deal(Game.HIGH_CARD, 10_000, 12)
+    hands, tables = tiled(dealt.hands), tiled(dealt.tables)
+    out = np.empty(len(hands), dtype=np.uint8)
+
+    def call() -> None:
+        _points.checks_survived(high_card.rank_order(False), hands, tables, 5, out)
+
+    assert ran_beside_python(call, out, 255)
+
+
+def test_multiset_readings_lets_the_gil_go() -> None:
+    hands = tiled(deal(Game.NOT_POKER, 10_000, 13).hands)
+    table = not_poker.reading_table()
+    strength, category = np.empty(len(hands), np.uint32), np.empty(len(hands), np.int8)
+
+    def call() -> None:
+        _not_poker.multiset_readings(
+            not_poker.batch_symbols(),
+            not_poker.batch_weights(),
+            table.strength,
+            table.category,
+            hands,
+            6,
+            strength,
+            category,
+        )
+
+    assert ran_beside_python(call, category, -1)
+
+
+def test_deadwood_and_highest_let_the_gil_go() -> None:
+    hands = tiled(deal(Game.TONK, 10_000, 14, 10, deck=MELD_DENSE_DECK).hands)
+    strength, deadwood_out = np.empty(len(hands), np.uint16), np.empty(len(hands), np.int16)
+
+    def search() -> None:
+        _tonk.deadwood(
+            deadwood._SUIT_KEYS,
+            deadwood._POINT_KEYS,
+            deadwood._suit_deadwood_int16(),
+            deadwood._REMOVALS,
+            deadwood.STRENGTH_BASE,
+            hands,
+            10,
+            strength,
+            deadwood_out,
+        )
+
+    def highest() -> None:
+        _tonk.highest(tonk_spades._STRENGTHS[False], hands, 10, deadwood_out)
+
+    assert ran_beside_python(search, deadwood_out, -1)
+    assert ran_beside_python(highest, deadwood_out, -1)
