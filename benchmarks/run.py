@@ -35,7 +35,7 @@ from benchmarks.progress import Progress
 from evaluators import batch, poker
 from evaluators.cards import card_text
 from evaluators.game_rules import BatchEvaluator
-from evaluators.inputs import BatchRequest, Game, HandRequest, Options
+from evaluators.inputs import Game, HandRequest, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
@@ -147,24 +147,60 @@ def _check_batch_equals_single(deal: NamedDeal, result: BatchResult, sample: int
     return bad
 
 
-def interleaved_seconds(actions: Sequence[Callable[[], object]], repeats: int) -> list[list[float]]:
+@dataclass(frozen=True)
+class Rounds:
+    """Each action's wall and thread CPU seconds in each interleaved round."""
+
+    wall: list[list[float]]
+    cpu: list[list[float]]
+
+
+def interleaved_rounds(actions: Sequence[Callable[[], object]], repeats: int) -> Rounds:
     """Each action's time in each of ``repeats`` rounds, the actions taking turns within a
-    round, so that a ratio of two of them is taken under the same load."""
-    times: list[list[float]] = [[] for _ in actions]
+    round, so that a ratio of two of them is taken under the same load. Thread CPU time
+    too: on a shared machine it moves far less than wall time (a kernel lets the GIL go
+    but runs in this thread)."""
+    rounds = Rounds([[] for _ in actions], [[] for _ in actions])
     for _ in range(repeats):
-        for action, seconds in zip(actions, times, strict=True):
-            started = time.perf_counter()
+        for action, wall, cpu in zip(actions, rounds.wall, rounds.cpu, strict=True):
+            started, started_cpu = time.perf_counter(), time.thread_time()
             action()
-            seconds.append(time.perf_counter() - started)
-    return times
+            cpu.append(time.thread_time() - started_cpu)
+            wall.append(time.perf_counter() - started)
+    return rounds
 
 
 def _per_round_ratio(ours: list[float], theirs: list[float]) -> float:
     """The median over rounds of how many times quicker ``ours`` was."""
-    return statistics.median(t / o for o, t in zip(ours, theirs, strict=True))
+    return statistics.median(t / o if o else 0.0 for o, t in zip(ours, theirs, strict=True))
 
 
+def _timed_rows(deal: NamedDeal, count: int, methods: Sequence[str], rounds: Rounds) -> list[Row]:
+    """A row per method from its rounds: the median wall rate, with the median thread CPU
+    rate and (after the first) how many times quicker the first was, wall and CPU."""
+    rows = []
+    for index, method in enumerate(methods):
+        cpu = statistics.median(rounds.cpu[index])
+        extra: dict[str, Any] = {"cpu_rate": count / cpu if cpu else 0.0}
+        if index:
+            extra["compiled_vs_numpy"] = _per_round_ratio(rounds.wall[0], rounds.wall[index])
+            extra["compiled_vs_numpy_cpu"] = _per_round_ratio(rounds.cpu[0], rounds.cpu[index])
+        rows.append(
+            Row(
+                "core",
+                deal.key,
+                method,
+                count / statistics.median(rounds.wall[index]),
+                count=count,
+                extra=extra,
+            )
+        )
+    return rows
+
+
+BATCH_METHOD = "batch: game's evaluate_batch"
 NUMPY_METHOD = "batch: numpy evaluate_batch (reference)"
+BYTES_METHOD = "batch: evaluators.batch from bytes (validated)"
 NUMPY_BYTES_METHOD = "batch: from bytes (validated), numpy scoring"
 
 
@@ -173,44 +209,20 @@ def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[R
     game's batch is compiled, its numpy reference too, in the same interleaved rounds."""
     progress(f"core: {deal.key} batch")
     rules = GAMES[deal.game]
-    evaluate_batch, reference = rules.evaluate_batch, rules.evaluate_batch_numpy
+    evaluate_batch, reference = rules.evaluate_batch, rules.reference_batch
     result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
     mismatches = _check_batch_equals_single(deal, result)
     actions: list[Callable[[], object]] = [lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS)]
     if reference is not None:
         actions.append(lambda: reference(deal.hands, deal.tables, OPTIONS))
-    rounds = interleaved_seconds(actions, config.repeats)
-    rows = [
-        Row(
-            "core",
-            deal.key,
-            "batch: game's evaluate_batch",
-            len(deal) / statistics.median(rounds[0]),
-            count=len(deal),
-            extra={"batch_vs_single_mismatches": mismatches},
-        )
-    ]
-    if reference is not None:
-        rows.append(
-            Row(
-                "core",
-                deal.key,
-                NUMPY_METHOD,
-                len(deal) / statistics.median(rounds[1]),
-                count=len(deal),
-                extra={"compiled_vs_numpy": _per_round_ratio(*rounds)},
-            )
-        )
+    methods = [BATCH_METHOD, NUMPY_METHOD][: len(actions)]
+    rows = _timed_rows(deal, len(deal), methods, interleaved_rounds(actions, config.repeats))
+    rows[0].extra["batch_vs_single_mismatches"] = mismatches
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
     packed = deal.hands[:count].tobytes()
     table_size = deal.tables.shape[1]
     table_bytes = deal.tables[:count].tobytes() if table_size else b""
-
-    def read() -> BatchRequest:
-        return batch.read_batch(
-            deal.game, packed, deal.hands.shape[1], table_bytes, table_size, OPTIONS, count
-        )
 
     def from_bytes() -> object:
         return batch.evaluate_batch(
@@ -224,34 +236,16 @@ def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[R
         )
 
     def from_bytes_numpy(numpy_batch: BatchEvaluator) -> object:
-        request = read()
+        request = batch.read_batch(
+            deal.game, packed, deal.hands.shape[1], table_bytes, table_size, OPTIONS, count
+        )
         return numpy_batch(request.hands, request.tables, request.options)
 
     actions = [from_bytes]
     if reference is not None:
         actions.append(lambda: from_bytes_numpy(reference))
-    rounds = interleaved_seconds(actions, config.repeats)
-    rows.append(
-        Row(
-            "core",
-            deal.key,
-            "batch: evaluators.batch from bytes (validated)",
-            count / statistics.median(rounds[0]),
-            count=count,
-        )
-    )
-    if reference is not None:
-        rows.append(
-            Row(
-                "core",
-                deal.key,
-                NUMPY_BYTES_METHOD,
-                count / statistics.median(rounds[1]),
-                count=count,
-                extra={"compiled_vs_numpy": _per_round_ratio(*rounds)},
-            )
-        )
-    return rows
+    methods = [BYTES_METHOD, NUMPY_BYTES_METHOD][: len(actions)]
+    return rows + _timed_rows(deal, count, methods, interleaved_rounds(actions, config.repeats))
 
 
 def run_core(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
@@ -574,7 +568,7 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             )
         )
 
-    validated = "batch: evaluators.batch from bytes (validated)"
+    validated = BYTES_METHOD
     for case in (
         "numbers",
         "florida-bingo",
@@ -707,6 +701,29 @@ def report(
         ]
         if bad:
             lines.append(f"  WARNING batch differs from single evaluate on: {', '.join(bad)}")
+        lines.append("")
+    compiled = [r for r in core if r.method == NUMPY_METHOD]
+    if compiled:
+        lines.append(
+            "Compiled vs numpy, thread CPU time, hands/s (median of interleaved rounds) and "
+            "per-round ratio"
+        )
+        header = f"{'case':20}" + "".join(
+            f"{h:>16}" for h in ("kernel", "numpy", "ratio", "bytes kernel", "bytes numpy", "ratio")
+        )
+        lines += [header, "-" * len(header)]
+        for numpy_row in compiled:
+            cells = []
+            for ours, theirs in ((BATCH_METHOD, NUMPY_METHOD), (BYTES_METHOD, NUMPY_BYTES_METHOD)):
+                kernel = _find(core, numpy_row.case, ours)
+                numpy_only = _find(core, numpy_row.case, theirs)
+                if kernel and numpy_only:
+                    cells += [
+                        f"{_si(kernel.extra['cpu_rate']):>16}",
+                        f"{_si(numpy_only.extra['cpu_rate']):>16}",
+                        f"{numpy_only.extra['compiled_vs_numpy_cpu']:>15.2f}x",
+                    ]
+            lines.append(f"{numpy_row.case:20}" + "".join(cells))
         lines.append("")
     peer_rows = [r for r in rows if r.section == "peers"]
     if peer_rows:

@@ -77,9 +77,10 @@ class GameRules:
     showdown_options: tuple[str, ...] = ()
     """Those of ``options`` that only a showdown reads (Tonk's payout house rules): set in
     an evaluation or a batch they are refused like any option the game does not read."""
-    evaluate_batch_numpy: BatchEvaluator | None = None
-    """The numpy batch a compiled ``evaluate_batch`` is held equal to, exactly (the tests
-    and the benchmark run both); None where ``evaluate_batch`` is numpy itself."""
+    reference_batch: BatchEvaluator | None = None
+    """The numpy batch the compiled ``evaluate_batch`` is held equal to, exactly (the
+    tests hold them equal, the benchmark runs both); None where ``evaluate_batch`` is
+    numpy itself."""
     batch_cost: UnitCost = BATCH_HAND_COST
     """One hand of a batch, read, scored and its reply written (``evaluators.costs``): the
     server admits a batch by it."""

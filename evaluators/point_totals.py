@@ -95,14 +95,14 @@ def evaluate_batch(
     values: PointValues, hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8]
 ) -> BatchResult:
     """The batch form of ``evaluate``; equal to it hand by hand: compiled
-    (``discard.evaluate_kept``), equal to ``evaluate_batch_numpy``.
+    (``discard.evaluate_kept``), equal to ``reference_batch``.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
     return discard.evaluate_kept(packed_card_array(values), kept_result, hands, tables)
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     values: PointValues, hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8]
 ) -> BatchResult:
     """``evaluate_batch`` in numpy: the reference the compiled batch is held equal to."""

@@ -132,6 +132,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=dots,
     figures=figures,

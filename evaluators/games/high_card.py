@@ -113,7 +113,7 @@ def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """The batch form of ``evaluate``; equal to it hand by hand: compiled
-    (``_points.checks_survived``, the GIL released), equal to ``evaluate_batch_numpy``.
+    (``_points.checks_survived``, the GIL released), equal to ``reference_batch``.
 
     ``hands`` (N, 5), ``tables`` (N or 1, 5), validated (High Card has no padding).
     Figures are 8 bits wide.
@@ -135,7 +135,7 @@ def evaluate_batch(
     )
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to:
@@ -229,7 +229,7 @@ RULES = GameRules(
     table_max=5,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
-    evaluate_batch_numpy=evaluate_batch_numpy,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=survived,
     figures=figures,

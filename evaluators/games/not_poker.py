@@ -384,7 +384,7 @@ def evaluate_batch(
     Compiled (``_not_poker.multiset_readings``, the GIL released): per hand its symbols
     sorted by a network and weighed into ``signature_index``, then the same table as the
     single-hand path, so ``strength`` (higher is better) and ``value`` (category number,
-    1 = two trips) equal ``evaluate`` hand by hand, and ``evaluate_batch_numpy``.
+    1 = two trips) equal ``evaluate`` hand by hand, and ``reference_batch``.
     """
     _checked(hands)
     table = reading_table()
@@ -409,7 +409,7 @@ def evaluate_batch(
     )
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """``evaluate_batch`` in numpy (``batch_signature_index``, then gathers): the
@@ -438,7 +438,7 @@ RULES = GameRules(
     jokers=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
-    evaluate_batch_numpy=evaluate_batch_numpy,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

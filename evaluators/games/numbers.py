@@ -43,10 +43,10 @@ def evaluate_batch(
     return point_totals.evaluate_batch(VALUES, hands, tables)
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    return point_totals.evaluate_batch_numpy(VALUES, hands, tables)
+    return point_totals.reference_batch(VALUES, hands, tables)
 
 
 RULES = GameRules(
@@ -61,7 +61,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
-    evaluate_batch_numpy=evaluate_batch_numpy,
+    reference_batch=reference_batch,
     resolve=point_totals.resolve_high_low,
     headline=point_totals.headline,
     figures=point_totals.figures,

@@ -233,6 +233,7 @@ RULES = GameRules(
     cards_max=7,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

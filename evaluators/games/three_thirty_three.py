@@ -103,14 +103,14 @@ def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """The batch form of ``evaluate``; equal to it hand by hand: compiled
-    (``discard.evaluate_kept``), equal to ``evaluate_batch_numpy``.
+    (``discard.evaluate_kept``), equal to ``reference_batch``.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
     return evaluate_kept(_PACKED_ARRAY, _kept_result, hands, tables)
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """``evaluate_batch`` in numpy: the reference the compiled batch is held equal to."""
@@ -178,7 +178,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
-    evaluate_batch_numpy=evaluate_batch_numpy,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

@@ -73,7 +73,7 @@ def evaluate_batch(
 ) -> BatchResult:
     """The batch form of ``evaluate`` (``hands`` (N, hand_size), 255-padded), compiled
     (``_tonk.highest`` of the same table, the GIL released) and equal to
-    ``evaluate_batch_numpy``; ``value`` is the strength, 16 bits wide."""
+    ``reference_batch``; ``value`` is the strength, 16 bits wide."""
     del tables
     count = hands.shape[0]
     best = np.empty(count, dtype=np.int16)
@@ -91,7 +91,7 @@ def evaluate_batch(
     )
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to: one
@@ -155,7 +155,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
-    evaluate_batch_numpy=evaluate_batch_numpy,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=strength,
     figures=figures,

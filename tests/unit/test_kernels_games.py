@@ -1,13 +1,16 @@
-"""The compiled batch kernels of every game but poker (``evaluators/kernels/_points.c``,
+"""The compiled batch kernels of the games other than poker (``evaluators/kernels/_points.c``,
 ``_not_poker.c``, ``_tonk.c``) against the numpy batches they replace, exactly: about a
-million random hands a game here, more under ``slow``; tables shared and per hand,
-padding anywhere in a row, meld-dense and adversarial Tonk hands, every NotPoker symbol
+million random hands a game here (poker's too, whose own tests are
+``test_kernels_poker.py``), more under ``slow``; tables shared and per hand, padding
+anywhere in a row, meld-dense and adversarial Tonk hands, every NotPoker symbol
 multiset; and their refusals of arguments that do not fit."""
 
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -60,16 +63,17 @@ def padded(rows: Matrix, keep_at_least: int, seed: int) -> Matrix:
 
 
 NO_OPTIONS = Options()
-COMPILED = [game for game, rules in GAMES.items() if rules.evaluate_batch_numpy is not None]
-"""Every game whose batch is compiled: it names the numpy batch it is held equal to."""
+COMPILED = [game for game, rules in GAMES.items() if rules.reference_batch is not None]
+"""Every game whose batch is compiled: it names the numpy batch it is held equal to
+(poker's own kernel tests are ``test_kernels_poker.py``; here it takes the common ones)."""
 DISCARD_GAMES = [game for game in COMPILED if GAMES[game].distinct_table_ranks]
 
 
 def batches(game: Game) -> tuple[Batch, Batch]:
     """(compiled, numpy) batch of ``game``."""
     rules = GAMES[game]
-    assert rules.evaluate_batch_numpy is not None
-    return rules.evaluate_batch, rules.evaluate_batch_numpy
+    assert rules.reference_batch is not None
+    return rules.evaluate_batch, rules.reference_batch
 
 
 def check_full_deals(game: Game, count: int, seed: int) -> None:
@@ -82,8 +86,8 @@ def check_full_deals(game: Game, count: int, seed: int) -> None:
         )
 
 
-def test_every_game_but_poker_has_a_compiled_batch() -> None:
-    assert set(COMPILED) >= set(GAMES) - {Game.POKER_HIGH, Game.GROCERY_STORE_DOTS}
+def test_every_game_has_a_compiled_batch_held_to_its_numpy_reference() -> None:
+    assert set(COMPILED) == set(GAMES)
     assert set(DISCARD_GAMES) == {
         Game.NUMBERS,
         Game.FLORIDA_BINGO,
@@ -157,7 +161,7 @@ def test_high_card_kernel_equals_numpy_on_hands_of_few_ranks(ace_low: bool) -> N
     options = Options(ace_low=ace_low)
     result = high_card.evaluate_batch(hands, tables, options)
     assert {0, 5} <= set(result.value.tolist())
-    assert_same(result, high_card.evaluate_batch_numpy(hands, tables, options))
+    assert_same(result, high_card.reference_batch(hands, tables, options))
 
 
 def test_not_poker_kernel_equals_numpy_on_every_symbol_multiset() -> None:
@@ -171,7 +175,7 @@ def test_not_poker_kernel_equals_numpy_on_every_symbol_multiset() -> None:
     symbols = rng.permuted(multisets, axis=1)
     hands = symbols * np.uint8(4) + rng.integers(0, 2, symbols.shape, dtype=np.uint8)
     result = not_poker.evaluate_batch(hands, np.zeros((1, 0), dtype=np.uint8), NO_OPTIONS)
-    assert_same(result, not_poker.evaluate_batch_numpy(hands, hands[:1, :0], NO_OPTIONS))
+    assert_same(result, not_poker.reference_batch(hands, hands[:1, :0], NO_OPTIONS))
     table = not_poker.reading_table()
     indexes = [not_poker.signature_index(m) for m in multisets.tolist()]
     assert result.strength.tolist() == table.strength[indexes].tolist()
@@ -191,7 +195,7 @@ def check_tonk(hands: Matrix) -> None:
         no_tables = np.zeros((1, 0), dtype=np.uint8)
         assert_same(
             deadwood.evaluate_batch(hands, no_tables, options),
-            deadwood.evaluate_batch_numpy(hands, no_tables, options),
+            deadwood.reference_batch(hands, no_tables, options),
         )
 
 
@@ -243,8 +247,39 @@ def test_tonk_spades_kernel_equals_numpy_at_every_size_with_padding(ace_low: boo
         for rows in (hands, padded(hands, 5, size)):
             assert_same(
                 tonk_spades.evaluate_batch(rows, rows[:1, :0], options),
-                tonk_spades.evaluate_batch_numpy(rows, rows[:1, :0], options),
+                tonk_spades.reference_batch(rows, rows[:1, :0], options),
             )
+
+
+@pytest.mark.parametrize("game", DISCARD_GAMES)
+def test_discard_kernel_equals_numpy_on_random_bytes(game: Game) -> None:
+    """Any byte, unvalidated (jokers, repeats, non-cards): a byte with no rank shows and
+    keeps nothing in both, so the two agree on every row."""
+    kernel, reference = batches(game)
+    rng = np.random.default_rng(8)
+    hands = rng.integers(0, 256, (100_000, 5), dtype=np.uint8)
+    tables = rng.integers(0, 256, (100_000, 7), dtype=np.uint8)
+    for shared in (tables, tables[:1]):
+        assert_same(kernel(hands, shared, NO_OPTIONS), reference(hands, shared, NO_OPTIONS))
+
+
+VALUE_BOUNDS = {Game.HIGH_CARD: 5, Game.NOT_POKER: 7, Game.TONK: 4 * 85, Game.TONK_SPADES: 13}
+"""The largest ``value`` each table holds: checks, category (0 for no real hand), four
+suits' deadwood, the ace of spades."""
+
+
+@pytest.mark.parametrize("game", list(VALUE_BOUNDS))
+def test_any_bytes_read_inside_the_games_tables(game: Game) -> None:
+    """Unvalidated bytes (which the batch screen refuses first): every row is scored from
+    inside the tables, no value beyond what a table holds."""
+    rules = GAMES[game]
+    rng = np.random.default_rng(9)
+    hands = rng.integers(0, 256, (100_000, rules.hand_max), dtype=np.uint8)
+    tables = rng.integers(0, 256, (100_000, rules.table_max), dtype=np.uint8)
+    for options in (Options(), Options(ace_low=True)):
+        got = rules.evaluate_batch(hands, tables, options)
+        assert len(got.value) == len(hands)
+        assert 0 <= got.value.min() <= got.value.max() <= VALUE_BOUNDS[game]
 
 
 # Refusals: a kernel told a shape its buffers do not have raises ValueError naming the
@@ -369,3 +404,112 @@ def test_a_kernel_refuses_a_read_only_output() -> None:
     out.flags.writeable = False
     with pytest.raises((BufferError, TypeError)):
         _tonk.highest(np.zeros(256, dtype=np.int64), hands, 5, out)
+
+
+# The GIL is let go: while a kernel loops in one thread, Python runs in another.
+
+GIL_ROWS = 4_000_000
+
+
+def ran_beside_python(call: Callable[[], None], out: npt.NDArray[Any], unset: int) -> bool:
+    """Whether this thread ran Python while ``call``, in another thread, was inside its
+    loop: it saw ``out`` (filled from the start, ``unset`` never a result) begun and not
+    finished. A kernel holding the GIL would let this thread see only before or after."""
+    for _ in range(3):
+        out[...] = unset
+        worker = threading.Thread(target=call)
+        worker.start()
+        seen = False
+        while worker.is_alive() and not seen:
+            seen = bool(out[0] != unset and out[-1] == unset)
+        worker.join()
+        assert out[-1] != unset
+        if seen:
+            return True
+    return False
+
+
+def tiled(rows: Matrix) -> Matrix:
+    return np.ascontiguousarray(np.tile(rows, (GIL_ROWS // len(rows), 1)))
+
+
+def test_discard_totals_lets_the_gil_go() -> None:
+    dealt = deal(Game.NUMBERS, 10_000, 11)
+    hands, tables = tiled(dealt.hands), tiled(dealt.tables)
+    figures = discard.sum_figures(point_totals.kept_result)
+    strength, low = np.empty(len(hands), np.uint16), np.empty(len(hands), np.uint16)
+    value, instant = np.empty(len(hands), np.int16), np.empty(len(hands), np.bool_)
+
+    def call() -> None:
+        _points.discard_totals(
+            point_totals.packed_card_array(numbers.VALUES),
+            figures.strength,
+            figures.low_strength,
+            figures.value,
+            figures.instant_win,
+            hands,
+            5,
+            tables,
+            7,
+            strength,
+            low,
+            value,
+            instant,
+        )
+
+    assert ran_beside_python(call, strength, 0xFFFF)
+
+
+def test_checks_survived_lets_the_gil_go() -> None:
+    dealt = deal(Game.HIGH_CARD, 10_000, 12)
+    hands, tables = tiled(dealt.hands), tiled(dealt.tables)
+    out = np.empty(len(hands), dtype=np.uint8)
+
+    def call() -> None:
+        _points.checks_survived(high_card.rank_order(False), hands, tables, 5, out)
+
+    assert ran_beside_python(call, out, 255)
+
+
+def test_multiset_readings_lets_the_gil_go() -> None:
+    hands = tiled(deal(Game.NOT_POKER, 10_000, 13).hands)
+    table = not_poker.reading_table()
+    strength, category = np.empty(len(hands), np.uint32), np.empty(len(hands), np.int8)
+
+    def call() -> None:
+        _not_poker.multiset_readings(
+            not_poker.batch_symbols(),
+            not_poker.batch_weights(),
+            table.strength,
+            table.category,
+            hands,
+            6,
+            strength,
+            category,
+        )
+
+    assert ran_beside_python(call, category, -1)
+
+
+def test_deadwood_and_highest_let_the_gil_go() -> None:
+    hands = tiled(deal(Game.TONK, 10_000, 14, 10, deck=MELD_DENSE_DECK).hands)
+    strength, deadwood_out = np.empty(len(hands), np.uint16), np.empty(len(hands), np.int16)
+
+    def search() -> None:
+        _tonk.deadwood(
+            deadwood._SUIT_KEYS,
+            deadwood._POINT_KEYS,
+            deadwood._suit_deadwood_int16(),
+            deadwood._REMOVALS,
+            deadwood.STRENGTH_BASE,
+            hands,
+            10,
+            strength,
+            deadwood_out,
+        )
+
+    def highest() -> None:
+        _tonk.highest(tonk_spades._STRENGTHS[False], hands, 10, deadwood_out)
+
+    assert ran_beside_python(search, deadwood_out, -1)
+    assert ran_beside_python(highest, deadwood_out, -1)

@@ -599,7 +599,7 @@ def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """Strength (higher is better: fewer points) and deadwood of each hand, compiled
-    (``_tonk.deadwood``, the GIL released) from the tables ``evaluate_batch_numpy`` reads,
+    (``_tonk.deadwood``, the GIL released) from the tables ``reference_batch`` reads,
     and equal to it hand by hand: per hand its summed keys give the 4 suit masks and the
     points; a hand holding a rank 3 or 4 times tries every set choice (``_REMOVALS``).
 
@@ -629,7 +629,7 @@ def evaluate_batch(
     )
 
 
-def evaluate_batch_numpy(
+def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to.
