@@ -24,9 +24,10 @@ ENV PATH=/opt/venv/bin:$PATH
 # Dependencies come from the project's own metadata (pyproject.toml), nothing else; setup.py
 # compiles the C kernels; pip byte-compiles everything, so the read-only runtime never
 # writes .pyc files. Running the server's own warm-up here (every game, single and batch)
-# fails the image build if the tables or the kernels do not work as installed.
+# fails the image build if the tables or the kernels do not work as installed (python -P:
+# import the installed package, not the uncompiled sources in the working directory).
 RUN pip install --no-cache-dir . \
- && python -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
+ && python -P -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
 
 FROM ${BASE} AS runtime
 RUN groupadd --system --gid 10001 handeval \

@@ -137,6 +137,23 @@ def wait_healthy(name: str) -> float:
         time.sleep(0.5)
 
 
+def evaluations_counted(metrics_port: int) -> float:
+    """``grpc_server_handled_total`` for Evaluate/OK, scraped from the host. The count
+    lands as the call ends, which may be just after the client has its reply: poll."""
+    deadline = time.monotonic() + 15
+    while True:
+        handled = {
+            (sample.labels["grpc_method"], sample.labels["grpc_code"]): sample.value
+            for family in text_string_to_metric_families(scrape(metrics_port))
+            for sample in family.samples
+            if sample.name == "grpc_server_handled_total"
+        }
+        counted = handled.get(("Evaluate", "OK"), 0.0)
+        if counted or time.monotonic() > deadline:
+            return counted
+        time.sleep(0.2)
+
+
 @pytest.fixture
 def container(image: str) -> Iterator[tuple[str, int, int]]:
     """The image running as deployed, on loopback ports: (name, gRPC port, metrics port)."""
@@ -173,13 +190,7 @@ def test_image_runs_read_only_as_non_root_serves_and_drains_on_sigterm(
         evaluation = client.evaluate("tonk", "5h 6h 7h Kd 2c")
     assert evaluation.game == pb.GAME_TONK and evaluation.tonk.deadwood == 12
 
-    handled = {
-        (sample.labels["grpc_method"], sample.labels["grpc_code"]): sample.value
-        for family in text_string_to_metric_families(scrape(metrics_port))
-        for sample in family.samples
-        if sample.name == "grpc_server_handled_total"
-    }
-    assert handled[("Evaluate", "OK")] >= 1
+    assert evaluations_counted(metrics_port) >= 1
 
     stopped = docker("stop", "--time", "30", name, timeout=90)
     assert stopped.returncode == 0, stopped.stderr
