@@ -5,8 +5,11 @@ not the measuring client's: ``python -m benchmarks.transport_attacks KIND HOST:P
 - ``rapid-reset``: each connection opens streams (headers and a whole Evaluate request)
   and resets each at once (RST_STREAM CANCEL), 100 to a write, as fast as it can;
 - ``ping-flood``: each connection sends PINGs, 100 to a write, as fast as it can;
-- ``idle``: opens ``--connections`` TCP connections that send the HTTP/2 preface and then
-  nothing, holding them for ``--seconds``.
+- ``idle``: opens ``--connections`` TCP connections that send nothing, holding them for
+  ``--seconds``.
+
+``log_flood`` is the other kind: requests that make gRPC write to stderr (unparsable
+``grpc-timeout``, 10,000 headers, replies left unsent on dropped connections).
 
 An attacker goes on after GOAWAY; a connection the server closes is not reopened. Prints one JSON
 object: frames sent, connections ended by the server (and GOAWAYs seen), and the
@@ -99,15 +102,53 @@ def _hold_idle(host: str, port: int, count: int, seconds: float, tally: Tally) -
     held = []
     for _ in range(count):
         try:
-            connection = socket.create_connection((host, port), timeout=10)
-            connection.sendall(raw_h2.PREFACE + raw_h2.settings())
-            held.append(connection)
+            held.append(socket.create_connection((host, port), timeout=10))
             tally.sent += 1
         except OSError:
             tally.ended += 1
     time.sleep(seconds)
     for connection in held:
         connection.close()
+
+
+def _send_and_drop(port: int, frames: bytes, window: int | None = None) -> None:
+    """One connection that sends ``frames`` and goes away without reading the reply
+    (with ``window`` 0 the server cannot even send it before the connection drops)."""
+    settings = raw_h2.settings()
+    if window is not None:
+        setting = (4).to_bytes(2, "big") + window.to_bytes(4, "big")  # INITIAL_WINDOW_SIZE
+        settings = raw_h2.frame(raw_h2.SETTINGS, 0, 0, setting)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(raw_h2.PREFACE + settings + frames)
+        try:
+            connection.settimeout(0.05)
+            connection.recv(65536)
+        except OSError:
+            pass
+
+
+def _evaluate_call(stream: int, extra: list[tuple[str, str]]) -> bytes:
+    block = raw_h2.header_block(raw_h2.request_headers(EVALUATE, extra=extra))
+    return raw_h2.headers(stream, block) + raw_h2.grpc_message(REQUEST, stream)
+
+
+def log_flood(port: int, connections: int) -> None:
+    """What callers did to fill the server's log with lines that are not JSON: one
+    connection each, in turn an unparsable ``grpc-timeout``, an overlong one, 10 Evaluates
+    whose replies cannot be sent before the connection drops, and every 20th 10,000
+    headers."""
+    many = [(f"x-header-{i}", "v") for i in range(10_000)]
+    for index in range(connections):
+        kind = index % 4
+        if kind == 0:
+            _send_and_drop(port, _evaluate_call(1, [("grpc-timeout", "banana")]))
+        elif kind == 1:
+            _send_and_drop(port, _evaluate_call(1, [("grpc-timeout", "9" * 40 + "S")]))
+        elif kind == 2 and index % 20 == 2:
+            _send_and_drop(port, _evaluate_call(1, many))
+        else:
+            calls = b"".join(_evaluate_call(n, []) for n in range(1, 20, 2))
+            _send_and_drop(port, calls, window=0)
 
 
 def run(kind: str, target: str, seconds: float, connections: int) -> dict[str, object]:

@@ -1,23 +1,28 @@
 """gRPC's own door, below the servicer (``service.server.build.channel_options``): a burst of
 calls is answered, never dropped as CANCELLED without details or left out of the metrics;
 connections over the cap are refused at once and idle ones closed, so they cannot lock new
-clients out; a header block over the metadata limit is refused every time."""
+clients out; a header block over the metadata limit is refused every time; rapid reset
+fails no polite call, and a PING flood is sent away."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
+import subprocess
+import sys
 import time
 import urllib.request
 from collections import Counter
 from collections.abc import Callable
 
 import grpc
+from grpc_health.v1 import health_pb2
 
 from benchmarks import raw_h2
 from service.client.typed_client import evaluate_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from tests.conftest import ServerProcess
+from tests.conftest import ROOT, ServerProcess, health_status
 
 REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
 BURST = 5_000
@@ -140,3 +145,45 @@ def test_a_header_block_over_the_metadata_limit_is_refused_every_time(
         except grpc.RpcError as error:
             assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
             assert "metadata size exceeds" in (error.details() or "")
+
+
+def _attack(kind: str, target: str, seconds: float) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.transport_attacks", kind, target,
+         "--seconds", str(seconds), "--connections", "4"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+ATTACK_SECONDS = 3.0
+
+
+def test_rapid_reset_fails_no_polite_call_and_the_server_recovers(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server()
+    attacker = _attack("rapid-reset", server.target, ATTACK_SECONDS)
+    codes: Counter[str] = Counter()
+    with grpc.insecure_channel(server.target, options=OWN_CONNECTION) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        while attacker.poll() is None:
+            try:
+                stub.Evaluate(REQUEST, timeout=10)
+                codes["OK"] += 1
+            except grpc.RpcError as error:
+                codes[error.code().name] += 1
+    report = json.loads(attacker.communicate()[0])
+    assert report["frames_sent"] > 1_000, "the attack ran"
+    assert set(codes) == {"OK"}, codes
+    assert health_status(server.target) == health_pb2.HealthCheckResponse.SERVING
+    assert _call(server.target) == "OK"
+    assert server.other_lines == []
+
+
+def test_a_ping_flood_gets_goaway_on_every_connection(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    server = launch_server()
+    report = json.loads(_attack("ping-flood", server.target, ATTACK_SECONDS).communicate()[0])
+    assert report["goaways"] == 4, report
+    assert _call(server.target) == "OK"

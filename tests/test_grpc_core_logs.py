@@ -17,7 +17,7 @@ from pathlib import Path
 import grpc
 import pytest
 
-from benchmarks import raw_h2
+from benchmarks.transport_attacks import log_flood
 from service.client.typed_client import evaluate_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.logs import NOISE_PER_SECOND
@@ -65,44 +65,7 @@ def test_bad_tls_connections_write_no_line_that_is_not_json(
     assert server.other_lines == []
 
 
-EVALUATE = "/handeval.v1.HandEvaluator/Evaluate"
 FLOOD = 200
-
-
-def _send_and_drop(port: int, frames: bytes, window: int | None = None) -> None:
-    """One connection that sends ``frames`` and goes away without reading the reply
-    (with ``window`` 0 the server cannot even send it before the connection drops)."""
-    settings = raw_h2.settings()
-    if window is not None:
-        settings = raw_h2.frame(
-            raw_h2.SETTINGS, 0, 0, (4).to_bytes(2, "big") + window.to_bytes(4, "big")
-        )
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-        raw.sendall(raw_h2.PREFACE + settings + frames)
-        with contextlib.suppress(OSError):
-            raw.settimeout(0.05)
-            raw.recv(65536)
-
-
-def _call(stream: int, extra: list[tuple[str, str]]) -> bytes:
-    block = raw_h2.header_block(raw_h2.request_headers(EVALUATE, extra=extra))
-    return raw_h2.headers(stream, block) + raw_h2.grpc_message(REQUEST.SerializeToString(), stream)
-
-
-def _flood(port: int) -> None:
-    """What callers did to fill the log with other lines: unparsable timeouts, 10,000
-    headers, replies left unsent on dropped connections."""
-    many = [(f"x-header-{i}", "v") for i in range(10_000)]
-    for index in range(FLOOD):
-        kind = index % 4
-        if kind == 0:
-            _send_and_drop(port, _call(1, [("grpc-timeout", "banana")]))
-        elif kind == 1:
-            _send_and_drop(port, _call(1, [("grpc-timeout", "9" * 40 + "S")]))
-        elif kind == 2 and index % 20 == 2:
-            _send_and_drop(port, _call(1, many))
-        else:
-            _send_and_drop(port, b"".join(_call(n, []) for n in range(1, 20, 2)), window=0)
 
 
 @pytest.mark.parametrize("core_logs", ["off", "json"])
@@ -111,7 +74,7 @@ def test_callers_floods_and_sigterm_leave_only_json_lines_on_stderr(
 ) -> None:
     server = launch_server("--grpc-core-logs", core_logs, "--grace-seconds", "1",
                            env={"GRPC_VERBOSITY": "INFO"})  # fmt: skip
-    _flood(server.port)
+    log_flood(server.port, FLOOD)
     with grpc.insecure_channel(server.target) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)
         assert stub.Evaluate(REQUEST, timeout=10).strength > 0
