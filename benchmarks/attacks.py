@@ -63,13 +63,14 @@ ATTACK_PHASE_SECONDS = 30.0
 REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
 
 
-def start(checkout: Path) -> tuple[subprocess.Popen[str], str]:
-    """``handeval serve`` of ``checkout`` on 127.0.0.1, one worker; it and its target."""
+def start(checkout: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """``handeval serve`` of ``checkout`` on 127.0.0.1, one worker unless ``extra`` flags
+    say otherwise; it and its target."""
     python = checkout / ".venv" / "bin" / "python"
     process = subprocess.Popen(
         [str(python if python.exists() else sys.executable), "-m", "service", "serve",
          "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--workers", "1",
-         "--max-connection-age-seconds", "0"],
+         "--max-connection-age-seconds", "0", *extra],
         cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -172,6 +173,45 @@ async def measure(target: str, other: str | None, options: argparse.Namespace) -
             "ratio": round(statistics.median(rounds) / statistics.median(others), 2),
         }
     return result
+
+
+def server_pids(process: subprocess.Popen[str]) -> list[int]:
+    """The server and its worker processes (``--workers`` above 1)."""
+    pids = [process.pid]
+    for task in Path(f"/proc/{process.pid}/task").iterdir():
+        pids += [int(p) for p in (task / "children").read_text().split()]
+    return pids
+
+
+async def cost_rows(checkout: Path, rows: list[str]) -> dict[str, Any]:
+    """``benchmarks.cost_attacks``' rows, each on a fresh server of ``checkout``."""
+    from benchmarks import cost_attacks
+
+    results: dict[str, Any] = {}
+    for row in rows:
+        workers = "2" if row == "odds_flood_96" else "1"
+        process, target = start(checkout, "--workers", workers)
+        try:
+            if workers != "1":
+                await asyncio.sleep(3.0)  # every worker ready
+            pids = server_pids(process)
+            if row == "odds_flood_24":
+                results[row] = await cost_attacks.odds_flood(target, 4, 24, polite)
+            elif row == "odds_flood_96":
+                results[row] = await cost_attacks.odds_flood(target, 8, 96, polite)
+            elif row == "exact_flop_a":
+                results[row] = await cost_attacks.exact_flop_a(target, pids)
+            elif row == "unread_replies":
+                results[row] = await cost_attacks.unread_replies(target, pids, polite)
+            elif row == "partial_uploads":
+                results[row] = await cost_attacks.partial_uploads(target, pids)
+        finally:
+            process.terminate()
+            process.wait(30)
+    return results
+
+
+COST_ROWS = ["odds_flood_24", "odds_flood_96", "exact_flop_a", "unread_replies", "partial_uploads"]
 
 
 # Below the servicer (--below) ---------------------------------------------------------
@@ -421,9 +461,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--cost", nargs="*", choices=COST_ROWS, metavar="ROW",
+        help=f"run the cost attacks instead (benchmarks.cost_attacks): {', '.join(COST_ROWS)}; "
+        "none named: all",
+    )  # fmt: skip
     parser.add_argument("--below", action="store_true", help="the attacks below the servicer")
     parser.add_argument("--attack-seconds", type=float, default=20.0)
     options = parser.parse_args(argv)
+    if options.cost is not None:
+        checkout = options.checkout.resolve()
+        costs = asyncio.run(cost_rows(checkout, options.cost or COST_ROWS))
+        print(json.dumps({"checkout": str(options.checkout), **costs}))
+        return 0
     if options.below:
         report = below(options.checkout.resolve(), options.attack_seconds)
         print(json.dumps({"checkout": str(options.checkout), **report}))

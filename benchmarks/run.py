@@ -29,11 +29,12 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import grpc_bench, hands, odds_bench, peers
+from benchmarks import grpc_bench, hands, odds_bench, ompeval, peers
 from benchmarks.hands import NamedDeal
 from benchmarks.progress import Progress
 from evaluators import batch, poker
 from evaluators.cards import card_text
+from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Game, HandRequest, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
@@ -146,25 +147,77 @@ def _check_batch_equals_single(deal: NamedDeal, result: BatchResult, sample: int
     return bad
 
 
+@dataclass(frozen=True)
+class Rounds:
+    """Each action's wall and thread CPU seconds in each interleaved round."""
+
+    wall: list[list[float]]
+    cpu: list[list[float]]
+
+
+def interleaved_rounds(actions: Sequence[Callable[[], object]], repeats: int) -> Rounds:
+    """Each action's time in each of ``repeats`` rounds, the actions taking turns within a
+    round, so that a ratio of two of them is taken under the same load. Thread CPU time
+    too: on a shared machine it moves far less than wall time (a kernel lets the GIL go
+    but runs in this thread)."""
+    rounds = Rounds([[] for _ in actions], [[] for _ in actions])
+    for _ in range(repeats):
+        for action, wall, cpu in zip(actions, rounds.wall, rounds.cpu, strict=True):
+            started, started_cpu = time.perf_counter(), time.thread_time()
+            action()
+            cpu.append(time.thread_time() - started_cpu)
+            wall.append(time.perf_counter() - started)
+    return rounds
+
+
+def _per_round_ratio(ours: list[float], theirs: list[float]) -> float:
+    """The median over rounds of how many times quicker ``ours`` was."""
+    return statistics.median(t / o if o else 0.0 for o, t in zip(ours, theirs, strict=True))
+
+
+def _timed_rows(deal: NamedDeal, count: int, methods: Sequence[str], rounds: Rounds) -> list[Row]:
+    """A row per method from its rounds: the median wall rate, with the median thread CPU
+    rate and (after the first) how many times quicker the first was, wall and CPU."""
+    rows = []
+    for index, method in enumerate(methods):
+        cpu = statistics.median(rounds.cpu[index])
+        extra: dict[str, Any] = {"cpu_rate": count / cpu if cpu else 0.0}
+        if index:
+            extra["compiled_vs_numpy"] = _per_round_ratio(rounds.wall[0], rounds.wall[index])
+            extra["compiled_vs_numpy_cpu"] = _per_round_ratio(rounds.cpu[0], rounds.cpu[index])
+        rows.append(
+            Row(
+                "core",
+                deal.key,
+                method,
+                count / statistics.median(rounds.wall[index]),
+                count=count,
+                extra=extra,
+            )
+        )
+    return rows
+
+
+BATCH_METHOD = "batch: game's evaluate_batch"
+NUMPY_METHOD = "batch: numpy evaluate_batch (reference)"
+BYTES_METHOD = "batch: evaluators.batch from bytes (validated)"
+NUMPY_BYTES_METHOD = "batch: from bytes (validated), numpy scoring"
+
+
 def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[Row]:
-    """The game's batch function on arrays, and the whole packed path from bytes."""
+    """The game's batch function on arrays, and the whole packed path from bytes; where the
+    game's batch is compiled, its numpy reference too, in the same interleaved rounds."""
     progress(f"core: {deal.key} batch")
-    evaluate_batch = GAMES[deal.game].evaluate_batch
+    rules = GAMES[deal.game]
+    evaluate_batch, reference = rules.evaluate_batch, rules.reference_batch
     result = evaluate_batch(deal.hands, deal.tables, OPTIONS)
     mismatches = _check_batch_equals_single(deal, result)
-    seconds = median_seconds(
-        lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS), config.repeats
-    )
-    rows = [
-        Row(
-            "core",
-            deal.key,
-            "batch: game's evaluate_batch",
-            len(deal) / seconds,
-            count=len(deal),
-            extra={"batch_vs_single_mismatches": mismatches},
-        )
-    ]
+    actions: list[Callable[[], object]] = [lambda: evaluate_batch(deal.hands, deal.tables, OPTIONS)]
+    if reference is not None:
+        actions.append(lambda: reference(deal.hands, deal.tables, OPTIONS))
+    methods = [BATCH_METHOD, NUMPY_METHOD][: len(actions)]
+    rows = _timed_rows(deal, len(deal), methods, interleaved_rounds(actions, config.repeats))
+    rows[0].extra["batch_vs_single_mismatches"] = mismatches
     progress(f"core: {deal.key} batch from bytes")
     count = len(deal)
     packed = deal.hands[:count].tobytes()
@@ -182,17 +235,17 @@ def _core_batches(deal: NamedDeal, config: Config, progress: Progress) -> list[R
             max_hands=count,
         )
 
-    seconds = median_seconds(from_bytes, config.repeats)
-    rows.append(
-        Row(
-            "core",
-            deal.key,
-            "batch: evaluators.batch from bytes (validated)",
-            count / seconds,
-            count=count,
+    def from_bytes_numpy(numpy_batch: BatchEvaluator) -> object:
+        request = batch.read_batch(
+            deal.game, packed, deal.hands.shape[1], table_bytes, table_size, OPTIONS, count
         )
-    )
-    return rows
+        return numpy_batch(request.hands, request.tables, request.options)
+
+    actions = [from_bytes]
+    if reference is not None:
+        actions.append(lambda: from_bytes_numpy(reference))
+    methods = [BYTES_METHOD, NUMPY_BYTES_METHOD][: len(actions)]
+    return rows + _timed_rows(deal, count, methods, interleaved_rounds(actions, config.repeats))
 
 
 def run_core(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
@@ -268,6 +321,31 @@ def run_peers(
             progress(f"peers: {deal.key} ours, rank_class_of")
             rows.append(_rank_class_row(deal, config))
     return rows
+
+
+OURS_VALIDATED = "ours: batch from bytes (validated)"
+
+
+def run_ompeval(where: str | None, config: Config, progress: Progress) -> tuple[list[Row], str]:
+    """OMPEval's Rand1 and our validated batch on the same 7-card hands, interleaved rounds
+    (``benchmarks.ompeval``): two rows, the ratio the median of per-round ratios; no rows
+    and the reason when there is no checkout."""
+    try:
+        measured = ompeval.compare(
+            ompeval.checkout(where), config.batch_hands, config.repeats, progress
+        )
+    except ompeval.OmpevalUnavailable as why:
+        return [], str(why)
+    ratio = {
+        "ratio_median_of_rounds": measured.ratio,
+        "cpu_ratio_median_of_rounds": measured.cpu_ratio,
+        "rounds": [list(pair) for pair in measured.rounds],
+    }
+    ours, theirs = measured.median(0)[0], measured.median(1)[0]
+    return [
+        Row("peers", "poker-7", ompeval.NAME, theirs, count=measured.hands),
+        Row("peers", "poker-7", OURS_VALIDATED, ours, count=measured.hands, extra=ratio),
+    ], ""
 
 
 def run_tonk_sizes(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
@@ -490,6 +568,28 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             )
         )
 
+    validated = BYTES_METHOD
+    for case in (
+        "numbers",
+        "florida-bingo",
+        "flop-a",
+        "three-thirty-three",
+        "high-card",
+        "not-poker",
+        "tonk-10-random",
+        "tonk-10-dense",
+    ):
+        row = _find(rows, case, validated)
+        out.append(
+            Target(
+                f"{case} batch from bytes, validated, M hands/s",
+                validated,
+                "",
+                row.rate / 1e6 if row else None,
+                20 if case.startswith("tonk") else 50,
+            )
+        )
+
     def grpc_ratio(ours: str, theirs: str) -> float | None:
         """The median of the two rows' per-round ratios (their rounds interleaved)."""
         a = next((r for r in rows if r.method.startswith(ours)), None)
@@ -529,6 +629,17 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             0.95,
         )
     )
+    peer_row = _find(rows, "poker-7", OURS_VALIDATED)
+    if peer_row:
+        out.append(
+            Target(
+                "7-card poker validated batch vs OMPEval Rand1",
+                OURS_VALIDATED,
+                ompeval.NAME,
+                peer_row.extra["ratio_median_of_rounds"],
+                0.6,
+            )
+        )
     startup = _find(rows, "startup", "python -m service to SERVING")
     out.append(
         Target(
@@ -590,6 +701,29 @@ def report(
         ]
         if bad:
             lines.append(f"  WARNING batch differs from single evaluate on: {', '.join(bad)}")
+        lines.append("")
+    compiled = [r for r in core if r.method == NUMPY_METHOD]
+    if compiled:
+        lines.append(
+            "Compiled vs numpy, thread CPU time, hands/s (median of interleaved rounds) and "
+            "per-round ratio"
+        )
+        header = f"{'case':20}" + "".join(
+            f"{h:>16}" for h in ("kernel", "numpy", "ratio", "bytes kernel", "bytes numpy", "ratio")
+        )
+        lines += [header, "-" * len(header)]
+        for numpy_row in compiled:
+            cells = []
+            for ours, theirs in ((BATCH_METHOD, NUMPY_METHOD), (BYTES_METHOD, NUMPY_BYTES_METHOD)):
+                kernel = _find(core, numpy_row.case, ours)
+                numpy_only = _find(core, numpy_row.case, theirs)
+                if kernel and numpy_only:
+                    cells += [
+                        f"{_si(kernel.extra['cpu_rate']):>16}",
+                        f"{_si(numpy_only.extra['cpu_rate']):>16}",
+                        f"{numpy_only.extra['compiled_vs_numpy_cpu']:>15.2f}x",
+                    ]
+            lines.append(f"{numpy_row.case:20}" + "".join(cells))
         lines.append("")
     peer_rows = [r for r in rows if r.section == "peers"]
     if peer_rows:
@@ -729,6 +863,11 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(SECTIONS),
         help=f"comma-separated sections of {','.join(SECTIONS)}",
     )
+    parser.add_argument(
+        "--ompeval-dir",
+        help=f"an OMPEval checkout for the peers section (default: ${ompeval.ENV}; skipped "
+        "without one)",
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(sections) - set(SECTIONS)
@@ -746,7 +885,7 @@ def main(argv: list[str] | None = None) -> int:
     if "core" in sections:
         steps += 5 * len(core_deals) + len(tonk_small)
     if "peers" in sections:
-        steps += 2 * 6 + len(tonk_small) + 2
+        steps += 2 * 6 + len(tonk_small) + 2 + 1 + config.repeats
     if "grpc" in sections:
         rounds = config.grpc_repeats * (2 + 3 * len(config.grpc_batches))
         steps += rounds + 1 + config.startup_repeats
@@ -755,6 +894,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(steps)
 
     rows: list[Row] = []
+    ompeval_skipped = ""
     if "core" in sections:
         rows += run_core(core_deals, config, progress)
         rows += run_tonk_sizes(tonk_small, config, progress)
@@ -765,6 +905,10 @@ def main(argv: list[str] | None = None) -> int:
             config,
             progress,
         )
+        ompeval_rows, ompeval_skipped = run_ompeval(args.ompeval_dir, config, progress)
+        rows += ompeval_rows
+        for _ in range(0 if ompeval_rows else 1 + config.repeats):
+            progress("peers: OMPEval skipped")
     if "grpc" in sections:
         rows += run_grpc_section(by_key["poker-7"], config, progress)
     odds_table = ""
@@ -775,6 +919,8 @@ def main(argv: list[str] | None = None) -> int:
 
     goals = targets(rows)
     skipped = peers.missing_peers() if "peers" in sections else {}
+    if "peers" in sections and ompeval_skipped:
+        skipped[ompeval.NAME] = ompeval_skipped
     print(report(rows, goals, info, skipped))
     if odds_table:
         print(f"\nOdds (issue 15), in process\n{odds_table}")

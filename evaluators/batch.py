@@ -1,6 +1,6 @@
 """Packed batches: many hands of one game as card-id bytes in, one array per figure out.
 
-The contract (API.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
+The contract (docs/api.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
 byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
 bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to
@@ -19,15 +19,23 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import scoring
-from evaluators.cards import DECK_SIZE, EMPTY, JOKER_1, JOKER_2, InvalidRequest, Violation
+from evaluators.cards import (
+    DECK_SIZE,
+    EMPTY,
+    JOKER_1,
+    JOKER_2,
+    InvalidRequest,
+    Violation,
+    check_one_deck,
+)
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
+from evaluators.kernels import _screen
 from evaluators.results import BatchResult
 from evaluators.rules_check import (
     PAIRING_REMEDY,
     joker_message,
     size_message,
-    sizes_fit,
     together_message,
     within,
 )
@@ -168,7 +176,6 @@ def _packed(rows: Matrix) -> Matrix:
 
 _EMPTY_BYTE = bytes([EMPTY])
 _NOT_A_CARD_BIT = 1 << 63
-_CARD_MASK = (1 << (JOKER_2 + 1)) - 1
 _JOKER_BITS = (1 << JOKER_1) | (1 << JOKER_2)
 
 
@@ -190,113 +197,34 @@ def rank_bits() -> npt.NDArray[np.uint64]:
     return bits
 
 
-@functools.cache
-def pair_bits(bits_of: Callable[[], npt.NDArray[np.uint64]]) -> npt.NDArray[np.uint64]:
-    """``bits[a] | bits[b]`` at ``a + 256 * b`` (65,536 uint64, 512 KiB): two bytes of a row
-    read as one uint16 per gather. Symmetric, so byte order does not matter."""
-    bits = bits_of()
-    pairs: npt.NDArray[np.uint64] = (bits[np.newaxis, :] | bits[:, np.newaxis]).ravel()
-    return pairs
-
-
-def _or_of_bits(
-    rows: Matrix, bits_of: Callable[[], npt.NDArray[np.uint64]]
-) -> npt.NDArray[np.uint64]:
-    """Per row, the OR of ``bits[byte]``, two columns per gather (``clip``: the indexes are
-    always inside the table, and numpy's bounds-checked take is ~10x slower)."""
-    width = rows.shape[1]
-    union = np.zeros(len(rows), dtype=np.uint64)
-    scratch = np.empty(len(rows), dtype=np.uint64)
-    if width > 1:
-        pairs = pair_bits(bits_of)
-        for column in range(0, width - 1, 2):
-            two = rows[:, column : column + 2].view(np.uint16)[:, 0]
-            np.take(pairs, two, out=scratch, mode="clip")
-            union |= scratch
-    if width % 2:
-        np.take(bits_of(), rows[:, width - 1], out=scratch, mode="clip")
-        union |= scratch
-    return union
-
-
-def _filled(rows: Matrix) -> npt.NDArray[np.intp] | int:
-    """Bytes other than EMPTY per row (the row width when nothing pads)."""
-    padding = rows == EMPTY
-    width: int = rows.shape[1]
-    if not padding.any():
-        return width
-    filled: npt.NDArray[np.intp] = width - np.count_nonzero(padding, axis=1)
-    return filled
-
-
 def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
-    """True when ``check`` would find nothing: the fast screen of a batch.
+    """True when ``check`` would find nothing: the fast screen of a batch, compiled
+    (``kernels._screen``), one pass over the bytes with the GIL released.
 
-    A batch of full rows takes ``_full_rows_valid``. Otherwise each byte becomes one bit
-    (``card_bits``), OR-ed column by column: a non-card byte or a joker shows as its flag
-    bits, and a repeated card as fewer bits than filled slots.
-    Exact for a non-empty batch of rows up to ``MAX_ROW_BYTES`` bytes (it passes
-    iff ``check`` does); otherwise False. A batch it does not pass goes to ``check``,
-    which finds the problems and their sentences.
+    Each byte becomes one bit (``card_bits``), added and OR-ed along its row: a non-card
+    byte or a joker the game does not deal shows as its flag bits, a repeated card as a sum
+    that differs from the OR; the sizes are the game's ``GameRules``.
+    Exact for a non-empty batch of rows up to ``MAX_ROW_BYTES`` bytes (it passes iff
+    ``check`` does); otherwise False. A batch it does not pass goes to ``check``, which
+    finds the problems and their sentences (and is the reference the screen is held to).
     """
     if not len(hands) or max(hands.shape[1], tables.shape[1]) > MAX_ROW_BYTES:
         return False
-    if (full := _full_rows_valid(rules, hands, tables)) is not None:
-        return full
-    hand_or = _or_of_bits(hands, card_bits)
-    table_or = _or_of_bits(tables, card_bits)
-    flags = np.uint64(_NOT_A_CARD_BIT | (0 if rules.jokers else _JOKER_BITS))
-    if np.any((hand_or | table_or) & flags) or np.any(hand_or & table_or):
-        return False
-    hand_count = np.bitwise_count(hand_or)
-    table_count = np.bitwise_count(table_or)
-    if np.any(hand_count != _filled(hands)) or np.any(table_count != _filled(tables)):
-        return False
-    if not np.all(sizes_fit(rules, hand_count, table_count)):
-        return False
-    if rules.distinct_table_ranks:
-        return not np.any(np.bitwise_count(_or_of_bits(tables, rank_bits)) != table_count)
-    return True
-
-
-def _full_rows_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool | None:
-    """``all_valid`` for the usual batch, every byte a card the game deals (no padding, no
-    joker unless the game has them): None for any other batch.
-
-    Then every row holds its width in cards, so the sizes are one check, and what is left
-    is a repeated card: each column against the later ones, column-major so that each
-    comparison is one contiguous pass (7 cards: 21 comparisons, ~6x quicker than the
-    bit-union screen). Jokers in a table that must not pair ranks go the general way.
-    """
-    deck = JOKER_2 + 1 if rules.jokers else DECK_SIZE
-    if any(cards.size and int(cards.max()) >= deck for cards in (hands, tables)):
-        return None
-    if rules.distinct_table_ranks and tables.size and int(tables.max()) >= DECK_SIZE:
-        return None
-    if not sizes_fit(rules, hands.shape[1], tables.shape[1]):
-        return False
-    columns = _card_columns(hands, tables)
-    if _repeats_a_column(columns):
-        return False
-    if rules.distinct_table_ranks and tables.shape[1] > 1:
-        return not _repeats_a_column(columns[hands.shape[1] :] >> np.uint8(2))
-    return True
-
-
-def _card_columns(hands: Matrix, tables: Matrix) -> Matrix:
-    """One row per card place, the hand's then the table's, one column per hand: each
-    written straight into place (a shared table broadcast), where joining the rows first
-    and transposing cost Numbers' screen a third of its time."""
-    width = hands.shape[1]
-    columns = np.empty((width + tables.shape[1], len(hands)), dtype=np.uint8)
-    columns[:width] = hands.T
-    columns[width:] = tables.T
-    return columns
-
-
-def _repeats_a_column(columns: Matrix) -> bool:
-    """Whether some position (a column of ``columns``: one hand) holds a value twice."""
-    return any(bool((columns[i] == columns[i + 1 :]).any()) for i in range(len(columns) - 1))
+    return _screen.all_valid(
+        np.ascontiguousarray(hands),
+        np.ascontiguousarray(tables),
+        card_bits(),
+        rank_bits(),
+        _NOT_A_CARD_BIT | (0 if rules.jokers else _JOKER_BITS),
+        EMPTY,
+        rules.hand_min,
+        rules.hand_max,
+        rules.table_min,
+        rules.table_max,
+        rules.cards_min,
+        rules.cards_max,
+        rules.distinct_table_ranks,
+    )
 
 
 Problem = tuple[Mask, Callable[[int], str]]
@@ -308,6 +236,11 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
     hand_count = (hands != EMPTY).sum(axis=1)
     table_count = (tables != EMPTY).sum(axis=1)
     together = hand_count + table_count
+    per_hand = _per_hand(tables, len(hands))
+    cards_only = (
+        np.where(hands <= JOKER_2, hands, EMPTY),
+        np.where(per_hand <= JOKER_2, per_hand, EMPTY),
+    )
     hand_problems = _card_problems(rules, hands, "hand")
     hand_problems += [
         (
@@ -319,8 +252,8 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
             lambda i: together_message(rules, int(together[i])),
         ),
         (
-            _has_repeat(np.concatenate([hands, _per_hand(tables, len(hands))], axis=1)),
-            lambda i: "a card appears twice in the hand and its table",
+            _has_repeat(np.concatenate(cards_only, axis=1)),
+            lambda i: _repeats_message(cards_only[0][i], cards_only[1][i]),
         ),
     ]
     table_problems = _card_problems(rules, tables, "table")
@@ -374,6 +307,16 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
         jokers = (cards == JOKER_1) | (cards == JOKER_2)
         problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
     return problems
+
+
+def _repeats_message(hand: Matrix, table: Matrix) -> str:
+    """Each card a row repeats, at its place and the first, in the words of the single
+    path (``cards.check_one_deck``): ``hand[3]: duplicate card 'Ah': also at hand[0]``.
+    Places count bytes of the row as sent, padding included; ``table`` is this hand's
+    table, shared or its own."""
+    repeats: list[Violation] = []
+    check_one_deck((("hand", hand.tolist()), ("table", table.tolist())), repeats)
+    return "; ".join(f"{repeat.field}: {repeat.message}" for repeat in repeats)
 
 
 def _per_hand(tables: Matrix, count: int) -> Matrix:

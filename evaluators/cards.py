@@ -126,7 +126,7 @@ _ID_TO_TEXT = (*(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)), "X1", 
 def parse_card(text: str) -> int:
     """Card id of ``text`` (``Ah``, ``10d``, ``q♠``, ``X1``; case-insensitive).
 
-    Nothing else is a card (RULES.md "Cards"): text with whitespace around or inside it
+    Nothing else is a card (docs/rules.md "Cards"): text with whitespace around or inside it
     (``" Ah"``, ``"Ah\n"``) is refused, never trimmed. Raises ValueError with a sentence a
     person understands.
     """

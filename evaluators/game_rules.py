@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import Violation
+from evaluators.costs import BATCH_HAND_COST, UnitCost
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.odds_rules import OddsGame
 from evaluators.results import BatchResult, Evaluation, Resolution
@@ -53,9 +54,9 @@ class GameRules:
     evaluate_batch: BatchEvaluator
     resolve: Resolver
     headline: Callable[[Evaluation], int]
-    """The batch ``value`` of one evaluation (API.md: the game's headline figure)."""
+    """The batch ``value`` of one evaluation (docs/api.md: the game's headline figure)."""
     figures: Callable[[Evaluation], list[Figure]]
-    """How an evaluation reads for people after its strength, in the order API.md lists
+    """How an evaluation reads for people after its strength, in the order docs/api.md lists
     the figures (the discard rule's first where the game has it)."""
     aliases: tuple[str, ...] = ()
     """Short names people type for the game besides its name and slug (``333``)."""
@@ -76,6 +77,13 @@ class GameRules:
     showdown_options: tuple[str, ...] = ()
     """Those of ``options`` that only a showdown reads (Tonk's payout house rules): set in
     an evaluation or a batch they are refused like any option the game does not read."""
+    reference_batch: BatchEvaluator | None = None
+    """The numpy batch the compiled ``evaluate_batch`` is held equal to, exactly (the
+    tests hold them equal, the benchmark runs both); None where ``evaluate_batch`` is
+    numpy itself."""
+    batch_cost: UnitCost = BATCH_HAND_COST
+    """One hand of a batch, read, scored and its reply written (``evaluators.costs``): the
+    server admits a batch by it."""
     odds: OddsGame | None = None
     """The deal and vectorised pot rule for Odds; None where hands change by the players'
     choices or are decided at the deal (the game serves no odds)."""

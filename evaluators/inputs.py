@@ -1,6 +1,6 @@
 """What a caller asks: the game, the cards as ids, options, showdown seats.
 
-Names mirror the wire contract (API.md) so the service converts by name: ``Game.TONK``
+Names mirror the wire contract (docs/api.md) so the service converts by name: ``Game.TONK``
 is ``GAME_TONK``, ``TonkEnding.DROP`` is ``TONK_ENDING_DROP``.
 """
 

@@ -1,4 +1,4 @@
-"""What an Odds caller asks, parsed and checked (RULES.md "Odds", API.md ``OddsRequest``).
+"""What an Odds caller asks, parsed and checked (docs/rules.md "Odds", docs/api.md ``OddsRequest``).
 
 ``read_odds`` turns card text into an ``OddsRequest`` or raises ``InvalidRequest`` with
 every problem at once; ``odds_violations`` is the same check on ids, for callers that

@@ -1,4 +1,4 @@
-"""Point totals, shared by Numbers, Florida Bingo and Flop-A (RULES.md "Point totals").
+"""Point totals, shared by Numbers, Florida Bingo and Flop-A (docs/rules.md "Point totals").
 
 The games differ only in what each rank is worth, so each game module holds a
 ``PointValues`` table (data) and feeds it to this one implementation. Totals are over the
@@ -94,10 +94,18 @@ def evaluate(card_values: tuple[int, ...], hand: Cards, table: Cards) -> Evaluat
 def evaluate_batch(
     values: PointValues, hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8]
 ) -> BatchResult:
-    """The batch form of ``evaluate``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand: compiled
+    (``discard.evaluate_kept``), equal to ``reference_batch``.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
+    return discard.evaluate_kept(packed_card_array(values), kept_result, hands, tables)
+
+
+def reference_batch(
+    values: PointValues, hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8]
+) -> BatchResult:
+    """``evaluate_batch`` in numpy: the reference the compiled batch is held equal to."""
     return kept_result(sum_kept(packed_card_array(values), hands, tables))
 
 

@@ -34,7 +34,7 @@ class PokerCategory(enum.IntEnum):
 
 
 class NotPokerCategory(enum.IntEnum):
-    """NotPoker categories in RULES.md order: 1 (two trips) is the best."""
+    """NotPoker categories in docs/rules.md order: 1 (two trips) is the best."""
 
     TWO_TRIPS = 1
     THREE_PAIRS = 2
@@ -170,7 +170,7 @@ class Evaluation:
 
 @dataclass(frozen=True, slots=True)
 class BatchResult:
-    """One entry per hand, in order (see API.md ``EvaluateBatchResponse``).
+    """One entry per hand, in order (see docs/api.md ``EvaluateBatchResponse``).
 
     ``strength`` and ``low_strength`` are unsigned integer arrays, ``value`` a signed one,
     each as wide as its game's figures need (poker's are 16 bits), and ``instant_win`` is

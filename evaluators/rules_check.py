@@ -19,7 +19,7 @@ Counts = npt.NDArray[np.integer[Any]]
 Mask = npt.NDArray[np.bool_]
 
 PAIRING_REMEDY = "the dealer replaces a pairing card"
-"""Ends every paired-table sentence: RULES.md's "replace the last one" is the dealer's job."""
+"""Ends every paired-table sentence: docs/rules.md's "replace the last one" is the dealer's job."""
 
 
 @overload

@@ -64,7 +64,7 @@ def evaluation_of(results: Results, player: str) -> Evaluation:
 
 
 def instant_winners(results: Results) -> tuple[str, ...]:
-    """Players with the smallest non-zero ``out_after`` (RULES.md Ruling), seat order.
+    """Players with the smallest non-zero ``out_after`` (docs/rules.md Ruling), seat order.
 
     Empty when nobody ran out of cards. Games without the discard rule always report
     ``out_after`` 0, so for them this is always empty.

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -311,6 +312,32 @@ def test_a_table_before_the_hand_says_the_hand_is_missing_and_why(
     assert err.startswith("usage: handeval eval ")
     assert "the hand is missing" in err and "7h 2c --table 2d Kh" in err
     assert main(["eval", "--game", "numbers", "--json", "7h", "2c", "--table", "2d"]) == EXIT_OK
+
+
+def test_eval_without_cards_asks_for_the_hand_naming_no_flag_that_was_not_given(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["eval", "--game", "tonk"])
+    assert exited.value.code == EXIT_INVALID
+    err = capsys.readouterr().err
+    assert "the hand is missing: name its cards, e.g. eval --game tonk 5h" in err
+    assert (
+        "--table" not in err.split("error:", 1)[1] and "--spread" not in err.split("error:", 1)[1]
+    )
+
+
+def test_serve_help_shows_each_default_as_the_configuration_table_does() -> None:
+    """Booleans on/off, an empty setting as a dash, the worker count as the CPUs usable:
+    never Python's ``True`` or an empty ``default``."""
+    code, out, _ = console_script("serve", "--help")
+    assert code == EXIT_OK
+    help_text = " ".join(out.split())
+    defaults = re.findall(r"; default ([^)]*)\)", help_text)
+    assert len(defaults) == help_text.count("(env HANDEVAL_") > 20
+    assert "" not in defaults and not {"True", "False"} & set(defaults)
+    assert "HANDEVAL_METRICS; default on)" in help_text
+    assert "HANDEVAL_WORKERS; default CPUs usable)" in help_text
 
 
 def test_a_closed_pipe_ends_quietly_without_a_traceback() -> None:

@@ -4,6 +4,7 @@ method against the real server started as a subprocess."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import socket
 import threading
@@ -69,18 +70,82 @@ def test_game_names_people_type_read_as_the_game(text: str | int | Game, game: G
     assert parse_game(text) == game
 
 
-def test_unknown_game_name_is_refused_listing_the_names() -> None:
-    with pytest.raises(ValueError, match=r"unknown game 'bridge': one of numbers, .*tonk"):
-        parse_game("bridge")
-    with pytest.raises(ValueError, match="not a game number"):
-        parse_game(pb.GAME_UNSPECIFIED)
+def refusal(call: Callable[[], object]) -> HandevalError:
+    """The HandevalError ``call`` raises, which must be an INVALID_ARGUMENT refusal."""
+    with pytest.raises(HandevalError) as caught:
+        call()
+    assert caught.value.code == grpc.StatusCode.INVALID_ARGUMENT
+    return caught.value
+
+
+def test_an_unknown_game_is_a_handeval_error_naming_the_game_and_the_known_ones() -> None:
+    [(field, description)] = refusal(lambda: parse_game("bridge")).violations
+    assert field == "game"
+    assert re.fullmatch(
+        r"unknown game 'bridge': one of numbers, .*, tonk, tonk-spades", description
+    )
+    [(field, description)] = refusal(lambda: parse_game(pb.GAME_UNSPECIFIED)).violations
+    assert field == "game" and description.startswith("0 is not a game number: one of numbers")
 
 
 def test_declarations_and_endings_read_in_any_case() -> None:
     assert parse_declaration("HIGH") is Declaration.HIGH
     assert parse_ending("stock-out") is TonkEnding.STOCK_OUT
-    with pytest.raises(ValueError, match="one of high, low, both"):
-        parse_declaration("middle")
+    [(field, description)] = refusal(lambda: parse_declaration("middle")).violations
+    assert (field, description) == (
+        "declaration",
+        "unknown declaration 'middle': one of high, low, both",
+    )
+
+
+def test_a_bad_declaration_or_ending_in_a_request_names_its_field() -> None:
+    bad_seat = refusal(
+        lambda: showdown_request("flop-a", [("ann", "Ah", "high"), ("bob", "Kd", "mid")])
+    )
+    assert [field for field, _ in bad_seat.violations] == ["seats[1].declaration"]
+    bad_ending = refusal(lambda: showdown_request("tonk", {"ann": "Ah", "bob": "Kd"}, ending="won"))
+    assert [field for field, _ in bad_ending.violations] == ["ending"]
+
+
+def test_options_are_keywords_a_mapping_an_options_or_the_wire_message_alike() -> None:
+    seats = {"ann": "5h 6h 7h", "bob": "Kd"}
+    wanted = pb.Options(texas=True, six_card_tonk=True)
+    built = [
+        showdown_request("tonk", seats, texas=True, six_card_tonk=True),
+        showdown_request("tonk", seats, options={"texas": True, "six_card_tonk": True}),
+        showdown_request("tonk", seats, options=Options(texas=True, six_card_tonk=True)),
+        showdown_request("tonk", seats, options=wanted),
+        showdown_request("tonk", seats, options={"texas": True}, six_card_tonk=True),
+    ]
+    assert [request.options for request in built] == [wanted] * len(built)
+    assert evaluate_request("high-card", "As", ace_low=True).options == pb.Options(ace_low=True)
+    assert batch_request("tonk", [["5h"]], hit_runs_only=True).options.hit_runs_only
+
+
+def test_a_misspelt_or_non_boolean_option_is_refused_naming_it() -> None:
+    typed_by_hand: dict[str, object] = {"texsa": True, "texas": "no"}
+    error = refusal(lambda: evaluate_request("tonk", "5h", options=typed_by_hand))  # type: ignore[arg-type]
+    assert error.violations == (
+        (
+            "options.texsa",
+            "no such option 'texsa': one of ace_low, hit_runs_only, texas, six_card_tonk",
+        ),
+        ("options.texas", "an option is True or False, not 'no'"),
+    )
+
+
+def test_a_handeval_error_says_each_violation_once() -> None:
+    violations = [("hand[1]", "'Zz' is not a card"), ("hand[2]", "'Yy' is not a card")]
+    sent = "invalid request: hand[1]: 'Zz' is not a card (and 1 more problem)"
+    error = HandevalError(grpc.StatusCode.INVALID_ARGUMENT, sent, violations)
+    assert str(error) == (
+        "INVALID_ARGUMENT: invalid request\n"
+        "  hand[1]: 'Zz' is not a card\n"
+        "  hand[2]: 'Yy' is not a card"
+    )
+    assert error.message == sent
+    unavailable = HandevalError(grpc.StatusCode.UNAVAILABLE, "no server at x")
+    assert str(unavailable) == "UNAVAILABLE: no server at x"
 
 
 def test_evaluate_request_takes_text_lists_or_card_ids() -> None:
@@ -118,8 +183,27 @@ def test_batch_takes_arrays_and_packed_bytes_as_they_are() -> None:
     assert (from_array.hands, from_array.hand_size) == (hands.tobytes(), 3)
     from_bytes = batch_request("poker-high", hands.tobytes(), hand_size=3)
     assert from_bytes == from_array
-    with pytest.raises(ValueError, match="size"):
-        batch_request("poker-high", hands.tobytes())
+    from_int64 = batch_request("poker-high", hands.astype(np.int64))
+    assert from_int64 == from_array
+    without_size = refusal(lambda: batch_request("poker-high", hands.tobytes()))
+    assert [field for field, _ in without_size.violations] == ["hand_size"]
+
+
+@pytest.mark.parametrize(
+    ("hands", "words"),
+    [
+        (np.array([[0, 1, 256]]), "outside 0-255"),
+        (np.array([[0.0, 1.0]]), "integers, not float64"),
+        (np.zeros((2, 2, 2), dtype=np.uint8), "not 3-D"),
+        ([[0, 1, 300]], "card id 300 is no byte"),
+    ],
+    ids=["id-over-a-byte", "floats", "3-d", "list-id-over-a-byte"],
+)
+def test_batch_cards_that_are_no_card_ids_are_refused_before_sending(
+    hands: object, words: str
+) -> None:
+    [(field, description)] = refusal(lambda: batch_request("poker-high", hands)).violations  # type: ignore[arg-type]
+    assert field.startswith("hands") and words in description
 
 
 def test_batch_card_text_that_is_no_card_is_refused_before_sending() -> None:
@@ -165,8 +249,10 @@ def test_several_ip_targets_become_one_ipv4_target_list() -> None:
     assert channel_target(["127.0.0.1:1", "127.0.0.1:2"]) == "ipv4:127.0.0.1:1,127.0.0.1:2"
     assert channel_target(["[::1]:1", "[::1]:2"]) == "ipv6:[::1]:1,[::1]:2"
     assert channel_target("dns:///svc:50051") == "dns:///svc:50051"
-    with pytest.raises(ValueError, match="dns:///"):
-        channel_target(["a.example:1", "b.example:2"])
+    [(field, description)] = refusal(
+        lambda: channel_target(["a.example:1", "b.example:2"])
+    ).violations
+    assert field == "target" and "dns:///" in description
 
 
 # --- against the real server -----------------------------------------------------------
@@ -350,3 +436,54 @@ def test_retries_carry_calls_in_flight_on_a_killed_server_to_the_other(
             values = list(pool.map(call, range(240)))
     assert doomed.process.wait(10) == -signal.SIGKILL
     assert values == [1] * 240
+
+
+def test_tonk_house_rules_reach_the_settlement_given_as_keywords_or_a_mapping(
+    client: HandevalClient,
+) -> None:
+    """A Texas Tonk caught drop: the dropper pays only the winner, who is paid double."""
+    seats = {"dan": "Tc", "lo": "5c", "mid": "8c"}
+    for response in (
+        client.showdown("tonk", seats, ending="drop", ender="dan", texas=True),
+        client.showdown(
+            "tonk", seats, ending=TonkEnding.DROP, ender="dan", options={"texas": True}
+        ),
+    ):
+        assert {p.player: p.stakes for p in response.payouts} == {"dan": -2, "lo": 3, "mid": -1}
+    plain = client.showdown("tonk", seats, ending="drop", ender="dan")
+    assert {p.player: p.stakes for p in plain.payouts} != {"dan": -2, "lo": 3, "mid": -1}
+
+
+def test_odds_answers_each_seats_share_exactly_with_unknown_cards(client: HandevalClient) -> None:
+    response = client.odds("poker-high", {"alice": "As Ks", "bob": "?2"}, table="2c 7d 9h")
+    assert response.exact
+    shares = [seat.share for seat in response.seats]
+    assert shares[0] > shares[1] and sum(shares) == pytest.approx(1.0)
+
+
+def test_an_unknown_game_fails_a_call_as_a_handeval_error_before_sending(
+    client: HandevalClient,
+) -> None:
+    error = refusal(lambda: client.evaluate("bridge", "Ah"))
+    assert error.violations[0][0] == "game" and "tonk" in error.violations[0][1]
+
+
+def test_a_batch_duplicate_names_the_card_and_its_places(client: HandevalClient) -> None:
+    hands = np.array([[parse_card(c) for c in ["Ah", "Kd", "2c"]]] * 2, dtype=np.uint8)
+    hands[1, 2] = parse_card("Ah")
+    alone = refusal(lambda: client.evaluate_batch("numbers", hands))
+    assert alone.violations == (("hands[1]", "hand[2]: duplicate card 'Ah': also at hand[0]"),)
+    with_table = refusal(lambda: client.evaluate_batch("numbers", hands[:1], tables=["3c", "2c"]))
+    assert with_table.violations == (
+        ("hands[0]", "table[1]: duplicate card '2c': also at hand[2]"),
+    )
+
+
+def test_a_batch_takes_numpy_tables_and_answers_numpy(client: HandevalClient) -> None:
+    hands = np.array([[parse_card(c) for c in row.split()] for row in ("Ah Kd", "5s 5d")])
+    shared = client.evaluate_batch("numbers", hands, np.array([parse_card("3c")]))
+    own = client.evaluate_batch(
+        "numbers", hands, np.array([[parse_card("3c")], [parse_card("3c")]], dtype=np.int32)
+    )
+    assert isinstance(shared.value, np.ndarray) and shared.value.dtype == np.int64
+    assert shared.value.tolist() == own.value.tolist() == [25, 10]

@@ -1,7 +1,8 @@
 """Every line the server writes to stderr is JSON, even when callers make grpc's C core
 complain: 50 bad connections to a mutual-TLS port (plaintext HTTP/2, garbage, TLS without
-a client certificate) used to write 50 lines of grpc-core text. ``service/__init__.py``
-sets GRPC_VERBOSITY to ERROR when unset; the server here starts with it empty (unset)."""
+a client certificate) used to write 50 lines of grpc-core text. The server's entry point
+sets GRPC_VERBOSITY to ERROR when unset (``service.grpc_verbosity``); the server here
+starts with it empty (unset)."""
 
 from __future__ import annotations
 

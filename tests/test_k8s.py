@@ -1,4 +1,5 @@
-"""The kustomize base (k8s/) and its TLS overlay render, validate offline, and hold together.
+"""The kustomize base (k8s/), its TLS overlay and its Prometheus Operator variant render,
+validate offline, and hold together.
 
 Rendering uses `kubectl kustomize` (skipped where kubectl is absent; the base then falls back
 to its listed files). Every built-in object is checked against the bundled OpenAPI schemas of
@@ -27,6 +28,8 @@ from service.server.config import ENV_PREFIX, Settings
 ROOT = Path(__file__).resolve().parents[1]
 K8S = ROOT / "k8s"
 TLS_OVERLAY = K8S / "overlays" / "tls"
+OPERATOR_OVERLAY = K8S / "overlays" / "prometheus-operator"
+SCRAPE_ANNOTATIONS = ("prometheus.io/scrape", "prometheus.io/port", "prometheus.io/path")
 READINESS_SERVICE = "handeval.v1.HandEvaluator"
 VERSIONS = ("1.27.0", kubernetes_validate.utils.latest_version())
 
@@ -64,6 +67,11 @@ def base() -> list[Obj]:
 @pytest.fixture(scope="module")
 def tls() -> list[Obj]:
     return _kustomize(TLS_OVERLAY)
+
+
+@pytest.fixture(scope="module")
+def operator() -> list[Obj]:
+    return _kustomize(OPERATOR_OVERLAY)
 
 
 def _one(objs: list[Obj], kind: str, name: str | None = None) -> Obj:
@@ -104,7 +112,6 @@ def test_base_renders_every_kind_the_service_needs(base: list[Obj]) -> None:
             "PodDisruptionBudget",
             "Service",
             "Service",
-            "ServiceMonitor",
         ]
     )
 
@@ -119,6 +126,37 @@ def test_every_base_object_validates_strictly(base: list[Obj], version: str) -> 
 def test_every_tls_overlay_object_validates_strictly(tls: list[Obj], version: str) -> None:
     for obj in _builtin(tls):
         kubernetes_validate.validate(obj, version, strict=True)
+
+
+@pytest.mark.parametrize("version", VERSIONS)
+def test_every_operator_overlay_object_validates_strictly(
+    operator: list[Obj], version: str
+) -> None:
+    for obj in _builtin(operator):
+        kubernetes_validate.validate(obj, version, strict=True)
+
+
+def _scrape_ways(objs: list[Obj]) -> list[str]:
+    """How Prometheus finds the pods: by their annotations, by a ServiceMonitor, or both."""
+    annotations = _one(objs, "Deployment")["spec"]["template"]["metadata"].get("annotations")
+    ways = [a for a in SCRAPE_ANNOTATIONS if a in (annotations or {})]
+    return ways + [o["kind"] for o in objs if o["kind"] == "ServiceMonitor"]
+
+
+def test_the_base_and_the_tls_overlay_are_scraped_by_annotations_only(
+    base: list[Obj], tls: list[Obj]
+) -> None:
+    assert _scrape_ways(base) == list(SCRAPE_ANNOTATIONS)
+    assert _scrape_ways(tls) == list(SCRAPE_ANNOTATIONS)
+
+
+def test_the_operator_overlay_is_scraped_by_its_service_monitor_only(
+    base: list[Obj], operator: list[Obj]
+) -> None:
+    """Annotations and a ServiceMonitor together would scrape every pod twice."""
+    assert _scrape_ways(operator) == ["ServiceMonitor"]
+    unchanged = [o for o in operator if o["kind"] not in ("Deployment", "ServiceMonitor")]
+    assert unchanged == [o for o in base if o["kind"] != "Deployment"]
 
 
 def test_strict_validation_rejects_a_misspelled_probe(base: list[Obj]) -> None:
@@ -248,14 +286,14 @@ def test_scrape_annotations_name_the_metrics_port(base: list[Obj]) -> None:
     )
 
 
-def test_service_monitor_scrapes_one_service_on_its_metrics_port(base: list[Obj]) -> None:
-    monitor = _one(base, "ServiceMonitor")
+def test_service_monitor_scrapes_one_service_on_its_metrics_port(operator: list[Obj]) -> None:
+    monitor = _one(operator, "ServiceMonitor")
     assert monitor["apiVersion"] == "monitoring.coreos.com/v1"
     assert set(monitor) == {"apiVersion", "kind", "metadata", "spec"}
     spec = monitor["spec"]
     selected = [
         o
-        for o in base
+        for o in operator
         if o["kind"] == "Service"
         and _selects(spec["selector"]["matchLabels"], o["metadata"].get("labels", {}))
     ]

@@ -1,4 +1,4 @@
-"""Odds over the wire (API.md ``Odds``): a real server answers what the core answers in
+"""Odds over the wire (docs/api.md ``Odds``): a real server answers what the core answers in
 process, refuses what the core refuses with its fields, keeps to its limits and settings,
 counts its run-outs, and stops a call whose deadline passes."""
 

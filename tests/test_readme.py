@@ -7,7 +7,10 @@ import contextlib
 import io
 from pathlib import Path
 
+import pytest
+
 from evaluators.registry import GAMES
+from service.client.typed_client import HandevalClient, HandevalError
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import convert
 from service.server.config import configuration_table
@@ -28,12 +31,20 @@ def test_the_python_example_prints_what_its_comments_say(server: ServerProcess) 
     with contextlib.redirect_stdout(printed):
         exec(compile(code, "README.md", "exec"), {})
     lines = printed.getvalue().splitlines()
-    comments = [line.split("#", 1)[1].strip() for line in code.splitlines() if "print(" in line]
-    assert len(lines) == len(comments) == 4
-    assert lines[0] == comments[0]
-    assert lines[1] == comments[1]
-    assert lines[2] == comments[2]
-    assert lines[3].startswith("INVALID_ARGUMENT (('hand[1]', \"'Zz' is not a card:")
+    comments = [line.split("# ", 1)[1].strip() for line in code.splitlines() if "print(" in line]
+    assert len(comments) >= 6
+    assert lines == comments
+
+
+def test_the_python_errors_example_is_what_a_handeval_error_prints(server: ServerProcess) -> None:
+    lead = "`print(error)` says each violation once:\n\n```\n"
+    shown = README.split(lead, 1)[1].split("```", 1)[0]
+    with (
+        HandevalClient(server.target, timeout=10) as handeval,
+        pytest.raises(HandevalError) as caught,
+    ):
+        handeval.evaluate("numbers", "Ah Zz Ah")
+    assert str(caught.value) + "\n" == shown
 
 
 def test_the_configuration_table_is_the_one_config_py_generates() -> None:

@@ -1,4 +1,4 @@
-"""The real server over a real channel: every RPC and game, API.md's error table, health,
+"""The real server over a real channel: every RPC and game, docs/api.md's error table, health,
 reflection, and draining on SIGTERM/SIGINT."""
 
 from __future__ import annotations
@@ -221,7 +221,7 @@ def test_list_games_lists_every_game_with_its_limits(stub: pb_grpc.HandEvaluator
     assert next(i for i in reply.games if i.name == "Numbers").number == 137
 
 
-# --- API.md's error table -------------------------------------------------------------
+# --- docs/api.md's error table -------------------------------------------------------------
 
 POKER = _value(Game.POKER_HIGH)
 NUMBERS = _value(Game.NUMBERS)

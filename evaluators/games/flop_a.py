@@ -3,7 +3,7 @@
 High counts A 11, low A 1, J Q K 10 and others face value in both. Strength points up:
 the high total (higher is better); ``low_strength`` is higher for a lower low total
 (``point_totals``). The pot rule reads the declarations: HIGH, LOW or BOTH, and a BOTH
-declarer must win both halves or gets nothing (RULES.md "Point totals").
+declarer must win both halves or gets nothing (docs/rules.md "Point totals").
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from evaluators import odds_shared, point_totals
 from evaluators.cards import Violation
+from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
 from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
@@ -55,6 +56,12 @@ def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     return point_totals.evaluate_batch(VALUES, hands, tables)
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    return point_totals.reference_batch(VALUES, hands, tables)
 
 
 def check_declarations(request: ShowdownRequest) -> list[Violation]:
@@ -187,6 +194,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=point_totals.headline,
     figures=point_totals.figures,
@@ -199,5 +207,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=point_totals.odds_figures(VALUES),
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=128, bytes=112),
     ),
 )

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import point_totals
+from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_rules import OddsGame
@@ -42,6 +43,12 @@ def evaluate_batch(
     return point_totals.evaluate_batch(VALUES, hands, tables)
 
 
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    return point_totals.reference_batch(VALUES, hands, tables)
+
+
 RULES = GameRules(
     game=Game.FLORIDA_BINGO,
     name="Florida Bingo",
@@ -54,6 +61,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=point_totals.resolve_high_low,
     headline=point_totals.headline,
     figures=point_totals.figures,
@@ -65,5 +73,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=point_totals.odds_figures(VALUES),
         showdown=point_totals.odds_high_low,
+        runout_cost=UnitCost(cpu_ns=160, bytes=96),
     ),
 )

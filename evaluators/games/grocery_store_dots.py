@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import odds_shared, poker
+from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
@@ -55,10 +56,17 @@ def evaluate(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """Poker strength and dots (``value``) per hand, 255-padded; equal to ``evaluate``.
+    """Poker strength and dots (``value``) per hand, 255-padded; equal to ``evaluate``:
+    the compiled kernel (``poker.compiled_batch``); ``reference_batch`` is the numpy path
+    it is held to."""
+    return poker.compiled_batch(hands, tables, dots=True)
 
-    The dots ride in the same per-card key sums as the poker lookup (card_keys layout).
-    """
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the kernel's reference: the dots ride in the same
+    per-card key sums as the poker lookup (card_keys layout)."""
     key_sums = poker.batch_key_sums(hands, tables)
     rank_classes = poker.batch_rank_classes(hands, tables, key_sums)
     key_sums >>= np.uint64(DOTS_SHIFT)
@@ -124,6 +132,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=dots,
     figures=figures,
@@ -136,5 +145,6 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=80, bytes=80),
     ),
 )

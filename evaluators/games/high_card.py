@@ -2,7 +2,7 @@
 
 Hand and table (5 cards each) are sorted ascending by rank; at check n a hand whose n-th
 lowest card is lower than the table's n-th lowest folds, and an equal card is not lower
-(RULES.md, "High Card"). Aces are high unless the option ``ace_low``; suits never matter.
+(docs/rules.md, "High Card"). Aces are high unless the option ``ace_low``; suits never matter.
 
 Strength points up: it is ``survived``, the checks passed before the first fold (0-5).
 """
@@ -17,9 +17,11 @@ import numpy.typing as npt
 
 from evaluators import odds_shared
 from evaluators.cards import ACE, DECK_SIZE, RANKS
+from evaluators.costs import UnitCost
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.kernels import _points
 from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, Evaluation, HighCardDetail, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
@@ -95,14 +97,49 @@ def _sorted_columns(columns: list[npt.NDArray[np.uint8]]) -> list[npt.NDArray[np
     return out
 
 
+@cache
+def rank_order(ace_low: bool) -> npt.NDArray[np.uint8]:
+    """Per byte 0-255: its rank's place in the order the checks compare, 0 (the lowest) to
+    12, as ``sort_keys`` orders them; 0 for bytes that are not cards (never in a validated
+    hand). 256 uint8, read by the compiled batch."""
+    order = np.zeros(256, dtype=np.uint8)
+    order[:DECK_SIZE] = np.array(sort_keys(ace_low)) >> 2
+    order[:DECK_SIZE] = np.unique(order[:DECK_SIZE], return_inverse=True)[1]
+    order.flags.writeable = False
+    return order
+
+
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand: compiled
+    (``_points.checks_survived``, the GIL released), equal to ``reference_batch``.
 
     ``hands`` (N, 5), ``tables`` (N or 1, 5), validated (High Card has no padding).
-    Vectorised per card position with a sorting network, never per hand.
+    Figures are 8 bits wide.
     """
+    count = hands.shape[0]
+    survived = np.empty(count, dtype=np.uint8)
+    _points.checks_survived(
+        rank_order(options.ace_low),
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        np.ascontiguousarray(tables, dtype=np.uint8),
+        hands.shape[1],
+        survived,
+    )
+    return BatchResult(
+        strength=survived,
+        low_strength=np.zeros(count, dtype=np.uint8),
+        value=survived.view(np.int8),
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to:
+    vectorised per card position with a sorting network, never per hand."""
     offset = np.uint8(_offset(options.ace_low))  # uint8 columns wrap modulo 256
     hand_keys = _sorted_columns(list(np.ascontiguousarray(hands.T) + offset))
     table_keys = _sorted_columns(list(np.ascontiguousarray(tables.T) + offset))
@@ -192,6 +229,7 @@ RULES = GameRules(
     table_max=5,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=survived,
     figures=figures,
@@ -203,5 +241,6 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=96, bytes=80),
     ),
 )

@@ -1,4 +1,4 @@
-"""NotPoker (RULES.md "NotPoker"): six cards, jokers wild, read as same-rank groups.
+"""NotPoker (docs/rules.md "NotPoker"): six cards, jokers wild, read as same-rank groups.
 
 Strength points up: a larger ``strength`` is a better hand; equal readings have equal
 strength. It packs the category first (two trips best) and then the compared ranks:
@@ -31,8 +31,10 @@ from evaluators.cards import RANKS
 from evaluators.figures import enum_text
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.kernels import _not_poker
 from evaluators.results import BatchResult, Evaluation, NotPokerCategory, NotPokerDetail
 from evaluators.showdown import resolve_single_pot
+from evaluators.tables.builds import container_bytes, lookup_table
 
 SUMMARY = (
     "Six cards from a 54-card deck whose two jokers (X1, X2) are wild and take whatever "
@@ -126,7 +128,7 @@ def read_literally(ranks: Sequence[int]) -> Reading:
     Strength is ``(8 - category) << 24``, then the compared ranks (combinations, trips
     before pairs, higher rank first, then singles from the highest) four bits each from
     bit 20 down. Every hand of one category compares as many ranks, so integer order is
-    the order of RULES.md.
+    the order of docs/rules.md.
     """
     descending = sorted(ranks, reverse=True)
     trips: list[int] = []
@@ -216,7 +218,10 @@ def _is_real(symbols: tuple[int, ...]) -> bool:
     )
 
 
-@cache
+@lookup_table(
+    "not_poker.readings",
+    lambda table: container_bytes(table.readings) + table.strength.nbytes + table.category.nbytes,
+)
 def reading_table() -> ReadingTable:
     """Build, once per process, the best reading of every signature.
 
@@ -348,16 +353,68 @@ def batch_signature_index(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
     return index
 
 
+@cache
+def batch_symbols() -> npt.NDArray[np.uint8]:
+    """Per byte 0-255: its rank symbol (``card >> 2``: 0-12, 13 for a joker); 0 for bytes
+    that are not cards (never in a validated hand). 256 uint8, read by the compiled batch."""
+    symbols = np.zeros(256, dtype=np.uint8)
+    symbols[: SYMBOLS * 4 - 2] = np.arange(SYMBOLS * 4 - 2) >> 2
+    symbols.flags.writeable = False
+    return symbols
+
+
+@cache
+def batch_weights() -> npt.NDArray[np.int32]:
+    """``_WEIGHTS`` as a (6, 14) int32 array, read by the compiled batch."""
+    weights = np.array(_WEIGHTS, dtype=np.int32)
+    weights.flags.writeable = False
+    return weights
+
+
+def _checked(hands: npt.NDArray[np.uint8]) -> None:
+    if hands.ndim != 2 or hands.shape[1] != HAND_SIZE:
+        raise ValueError(f"NotPoker hands are (N, {HAND_SIZE}) card ids, got {hands.shape}")
+
+
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
     """Score validated hands (N, 6) at once; ``tables`` (N or 1, 0) and options are unused.
 
-    Same table as the single-hand path: ``strength`` (higher is better) and ``value``
-    (category number, 1 = two trips) equal ``evaluate`` hand by hand.
+    Compiled (``_not_poker.multiset_readings``, the GIL released): per hand its symbols
+    sorted by a network and weighed into ``signature_index``, then the same table as the
+    single-hand path, so ``strength`` (higher is better) and ``value`` (category number,
+    1 = two trips) equal ``evaluate`` hand by hand, and ``reference_batch``.
     """
-    if hands.ndim != 2 or hands.shape[1] != HAND_SIZE:
-        raise ValueError(f"NotPoker hands are (N, {HAND_SIZE}) card ids, got {hands.shape}")
+    _checked(hands)
+    table = reading_table()
+    count = hands.shape[0]
+    strength = np.empty(count, dtype=np.uint32)
+    category = np.empty(count, dtype=np.int8)
+    _not_poker.multiset_readings(
+        batch_symbols(),
+        batch_weights(),
+        table.strength,
+        table.category,
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        HAND_SIZE,
+        strength,
+        category,
+    )
+    return BatchResult(
+        strength=strength,
+        low_strength=np.zeros(count, dtype=np.uint8),
+        value=category,
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy (``batch_signature_index``, then gathers): the
+    reference the compiled batch is held equal to."""
+    _checked(hands)
     table = reading_table()
     index = batch_signature_index(hands)
     count = hands.shape[0]
@@ -381,6 +438,7 @@ RULES = GameRules(
     jokers=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,

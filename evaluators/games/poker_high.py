@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import odds_shared, poker
+from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
@@ -70,8 +71,16 @@ def evaluate_batch(
 ) -> BatchResult:
     """Poker high for N hands (N, hand_size) plus tables (N or 1, table_size), 255-padded.
 
-    Same strength and value (rank_class) as ``evaluate`` hand by hand.
+    Same strength and value (rank_class) as ``evaluate`` hand by hand: the compiled kernel
+    (``poker.compiled_batch``); ``reference_batch`` is the numpy path it is held to.
     """
+    return poker.compiled_batch(hands, tables, dots=False)
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy: the reference the compiled kernel is tested against."""
     rank_classes = poker.batch_rank_classes(hands, tables, poker.batch_key_sums(hands, tables))
     return poker.batch_results(rank_classes, rank_classes.view(np.int16))
 
@@ -224,6 +233,7 @@ RULES = GameRules(
     cards_max=7,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
@@ -235,6 +245,7 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=40, bytes=48),
         known_hands=KnownHands(known_hands_exact, known_hands_sampled),
     ),
 )

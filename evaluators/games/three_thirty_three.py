@@ -2,7 +2,7 @@
 
 A = 1 or 11, J/Q/K = 10, others face value, over the cards the discard rule keeps. The
 total is the highest one not over 21 (``soft`` when an ace counts 11); if none is, the hand
-is ``bust`` with its lowest total (RULES.md, "Blackjack totals").
+is ``bust`` with its lowest total (docs/rules.md, "Blackjack totals").
 
 Strength points up and follows the Ruling that a pot always has a winner: every hand
 that is not bust ranks above every bust hand; among those, a higher total is better;
@@ -17,9 +17,11 @@ import numpy.typing as npt
 
 from evaluators import odds_shared
 from evaluators.cards import DECK_SIZE
+from evaluators.costs import UnitCost
 from evaluators.discard import (
     apply_discard,
     discard_figures,
+    evaluate_kept,
     instant_win,
     odds_figures,
     sum_kept,
@@ -100,10 +102,18 @@ def evaluate(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate``; equal to it hand by hand.
+    """The batch form of ``evaluate``; equal to it hand by hand: compiled
+    (``discard.evaluate_kept``), equal to ``reference_batch``.
 
     ``hands`` (N, hand_size), ``tables`` (N or 1, table_size), 255-padded and validated.
     """
+    return evaluate_kept(_PACKED_ARRAY, _kept_result, hands, tables)
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy: the reference the compiled batch is held equal to."""
     return _kept_result(sum_kept(_PACKED_ARRAY, hands, tables))
 
 
@@ -168,6 +178,7 @@ RULES = GameRules(
     distinct_table_ranks=True,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
@@ -179,5 +190,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=odds_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=80, bytes=64),
     ),
 )

@@ -1,4 +1,4 @@
-"""Tonk spades: the side bet on who was dealt the highest spade (RULES.md "Tonk spades").
+"""Tonk spades: the side bet on who was dealt the highest spade (docs/rules.md "Tonk spades").
 
 A participant's hand is their dealt Tonk hand (5-9 cards), no table. Strength points up:
 the rank of the highest spade, 1 (2s) ... 13 (As), 0 without a spade; with ``ace_low``
@@ -18,6 +18,7 @@ from evaluators.cards import ACE, DECK_SIZE, card_text, rank_of, suit_of
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.kernels import _tonk
 from evaluators.results import BatchResult, Evaluation, Resolution, SpadesDetail
 from evaluators.showdown import best_players, evaluation_of, names_text, share_out
 
@@ -70,8 +71,31 @@ def evaluate(
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """The batch form of ``evaluate`` (``hands`` (N, hand_size), 255-padded): one table
-    lookup per card position and a running maximum; ``value`` is the strength."""
+    """The batch form of ``evaluate`` (``hands`` (N, hand_size), 255-padded), compiled
+    (``_tonk.highest`` of the same table, the GIL released) and equal to
+    ``reference_batch``; ``value`` is the strength, 16 bits wide."""
+    del tables
+    count = hands.shape[0]
+    best = np.empty(count, dtype=np.int16)
+    _tonk.highest(
+        _STRENGTHS[options.ace_low],
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        hands.shape[1],
+        best,
+    )
+    return BatchResult(
+        strength=best.view(np.uint16),
+        low_strength=np.zeros(count, dtype=np.uint8),
+        value=best,
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to: one
+    table lookup per card position and a running maximum."""
     del tables
     strengths = _STRENGTHS[options.ace_low]
     count = hands.shape[0]
@@ -131,6 +155,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    reference_batch=reference_batch,
     resolve=resolve,
     headline=strength,
     figures=figures,

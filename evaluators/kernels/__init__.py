@@ -8,3 +8,16 @@ reference the tests hold every kernel to, exactly.
 A build without the compiled modules fails on this package's import, naming the fix;
 nothing falls back to numpy silently.
 """
+
+from __future__ import annotations
+
+try:
+    from evaluators.kernels import _poker, _screen
+except ImportError as missing:  # pragma: no cover - only a broken install gets here
+    raise ImportError(
+        f"handeval's compiled kernels are not built ({missing}): run `pip install -e .` "
+        "(or `python setup.py build_ext --inplace`) with gcc and the Python headers "
+        "(Debian: apt-get install gcc python3-dev)"
+    ) from missing
+
+__all__ = ["_poker", "_screen"]

@@ -3,7 +3,7 @@
 // batch and a stream, asks the odds, checks health, and reads the field violations of a
 // bad request.
 //
-//   npm ci && node main.js --target localhost:50051 [--json]
+//   npm ci && node main.js --target localhost:50051 [--json]     (Node.js 20 or newer)
 //
 // Loads the project's own .proto files at run time with @grpc/proto-loader.
 'use strict';

@@ -149,11 +149,18 @@ def _connect(args: argparse.Namespace) -> tuple[Answerer, Callable[[], None]]:
 # --- argument types -----------------------------------------------------------------
 
 
+def argument_error(error: HandevalError) -> argparse.ArgumentTypeError:
+    """A value the client refused, as argparse reports a bad flag (``argument --game:
+    unknown game 'bridge': one of ...``): its problems without the field the flag names."""
+    problems = "; ".join(description for _, description in error.violations)
+    return argparse.ArgumentTypeError(problems or error.message)
+
+
 def _game_arg(text: str) -> Game:
     try:
         return parse_game(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except HandevalError as error:
+        raise argument_error(error) from None
 
 
 def _cards_arg(texts: Sequence[str]) -> list[str]:
@@ -171,15 +178,15 @@ def _declaration_arg(text: str) -> tuple[str, Declaration]:
     player, value = _player_arg(text)
     try:
         return player, parse_declaration(value)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except HandevalError as error:
+        raise argument_error(error) from None
 
 
 def _ending_arg(text: str) -> str:
     try:
         parse_ending(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+    except HandevalError as error:
+        raise argument_error(error) from None
     return text
 
 
@@ -288,11 +295,7 @@ def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 def _run_eval(args: argparse.Namespace) -> int:
     if not args.hand:
-        return _usage_error(
-            args,
-            "the hand is missing: every card after --table or --spread is read as theirs, "
-            "so put the hand before them (eval --game numbers 7h 2c --table 2d Kh)",
-        )
+        return _usage_error(args, _missing_hand(args))
     request = evaluate_request(
         args.game,
         _cards_arg(args.hand),
@@ -303,6 +306,19 @@ def _run_eval(args: argparse.Namespace) -> int:
     evaluation = _ask(args, lambda answerer: answerer.send_evaluate(request))
     _print(evaluation, render.render_evaluation(request, evaluation), args.json)
     return EXIT_OK
+
+
+def _missing_hand(args: argparse.Namespace) -> str:
+    """Why ``eval`` found no hand: none given, or given after ``--table``/``--spread``,
+    which take every card that follows them."""
+    taken = [name for name, cards in (("table", args.table), ("spread", args.spread)) if cards]
+    if not taken:
+        return "the hand is missing: name its cards, e.g. eval --game tonk 5h 6h 7h Kd 2c"
+    flags = " or ".join(f"--{name}" for name in taken)
+    return (
+        f"the hand is missing: every card after {flags} is taken as {' or '.join(taken)} "
+        "cards, so put the hand first (eval --game numbers 7h 2c --table 2d Kh)"
+    )
 
 
 def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -7,17 +7,24 @@ and game servers never do it by hand::
         ev = client.evaluate("tonk", "5h 6h 7h Kd 2c")
         ev.description, ev.strength, ev.tonk.deadwood      # "Deadwood 12", ..., 12
 
-Results are the protobuf messages of API.md (``Evaluation``, ``ShowdownResponse``,
-``ListGamesResponse``), not a third vocabulary: they are the documented contract every
-language sees, carry cards back as text in the notation sent, cost nothing to convert on
-the hot path and grow with the proto. ``share()`` turns an award into a ``Fraction`` and
-``detail()`` returns the game's detail message. The batch call answers with the core's
+Results are the protobuf messages of the contract (docs/api.md: ``Evaluation``,
+``ShowdownResponse``, ``OddsResponse``, ``ListGamesResponse``), not a third vocabulary:
+they are the documented contract every language sees, carry cards back as text in the
+notation sent, cost nothing to convert on the hot path and grow with the proto.
+``share()`` turns an award into a ``Fraction`` and ``detail()`` returns the game's detail
+message. The batch call takes numpy arrays of card ids and answers with the core's
 ``BatchResult`` (numpy arrays, one entry per hand), the shape a batch caller computes on.
 Strength always points up: a larger ``strength`` is a better hand.
 
+House options go as plain keywords (``texas=True``), a mapping (``{"texas": True}``),
+the core's ``Options`` or the wire's ``pb.Options``, on every call that takes them.
+
 Every RPC is idempotent, so the channel retries UNAVAILABLE with exponential backoff
-(``service_config()``); a failed call raises ``HandevalError`` with the status code and
-the ``google.rpc.BadRequest`` field violations.
+(``service_config()``). Every failure raises ``HandevalError``: a call the server refused
+or could not answer, with the status code and the ``google.rpc.BadRequest`` field
+violations, and a request the client can already tell is wrong (an unknown game, ending,
+declaration or option, a batch array that holds no card ids), as INVALID_ARGUMENT naming
+the field, before anything is sent.
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from types import TracebackType
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
 
 import grpc
 import numpy as np
@@ -45,6 +52,9 @@ from evaluators.results import BatchResult
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
+if TYPE_CHECKING:
+    from typing_extensions import Unpack
+
 SERVICE_NAME = "handeval.v1.HandEvaluator"
 DEFAULT_TARGET = "localhost:50051"
 DEFAULT_TIMEOUT_S = 10.0
@@ -54,7 +64,8 @@ CardsIn: TypeAlias = str | Sequence[str | int]
 """Cards as one string (``"5h 6h 7h"`` or ``"5h,6h,7h"``), texts, or card ids."""
 GameIn: TypeAlias = Game | str | int
 SeatIn: TypeAlias = "pb.Seat | tuple[str, CardsIn] | tuple[str, CardsIn, Declaration | str | None]"
-OptionsIn: TypeAlias = "Options | pb.Options | None"
+OptionsIn: TypeAlias = "Options | pb.Options | Mapping[str, bool] | None"
+"""House options: the core's ``Options``, the wire's, or a mapping of option names."""
 BatchCardsIn: TypeAlias = (
     "bytes | npt.NDArray[np.uint8] | Sequence[Sequence[str | int]] | Sequence[str | int]"
 )
@@ -66,19 +77,20 @@ def _squash(text: str) -> str:
     return re.sub(r"[\s_\-]", "", text.strip().lower())
 
 
-def parse_game(value: GameIn) -> Game:
+def parse_game(value: GameIn, field: str = "game") -> Game:
     """The game a caller means: the ``Game``, its slug (``"poker-high"``), its name
     (``"Poker high"``), its proto name (``"GAME_POKER_HIGH"``), one of its ``aliases``
     (``"333"``) or the proto enum number; case, ``-``, ``_`` and spaces do not matter.
-    Raises ValueError listing the names for anything else.
+    Anything else raises HandevalError(INVALID_ARGUMENT) on ``field``, listing the games.
     """
     if isinstance(value, Game):
         return value
+    names = ", ".join(g.value for g in Game)
     if isinstance(value, int):
         name = pb.Game.Name(pb.Game.ValueType(value)) if value in pb.Game.values() else ""
         if name.startswith("GAME_") and name != "GAME_UNSPECIFIED":
             return Game[name.removeprefix("GAME_")]
-        raise ValueError(f"{value} is not a game number")
+        raise HandevalError.refused(field, f"{value} is not a game number: one of {names}")
     key = _squash(value).removeprefix("game")
     for game in Game:
         if key in (_squash(game.value), _squash(game.name)):
@@ -86,34 +98,82 @@ def parse_game(value: GameIn) -> Game:
     for rules in GAMES.values():
         if key in (_squash(rules.name), *rules.aliases):
             return rules.game
-    names = ", ".join(g.value for g in Game)
-    raise ValueError(f"unknown game {value!r}: one of {names}")
+    raise HandevalError.refused(field, f"unknown game {value!r}: one of {names}")
 
 
-def _parse_member(value: str, members: Iterable[Any], what: str) -> Any:
+def _parse_member(value: str, members: Iterable[Any], what: str, field: str) -> Any:
     key = _squash(value)
     for member in members:
         if key == _squash(member.name):
             return member
     names = ", ".join(m.name.lower().replace("_", "-") for m in members)
-    raise ValueError(f"unknown {what} {value!r}: one of {names}")
+    raise HandevalError.refused(field, f"unknown {what} {value!r}: one of {names}")
 
 
-def parse_declaration(value: Declaration | str) -> Declaration:
-    """``"high"``, ``"low"``, ``"both"`` (any case) or a ``Declaration``."""
+def parse_declaration(value: Declaration | str, field: str = "declaration") -> Declaration:
+    """``"high"``, ``"low"``, ``"both"`` (any case) or a ``Declaration``; anything else
+    raises HandevalError(INVALID_ARGUMENT) on ``field``."""
     if isinstance(value, Declaration):
         return value
-    result: Declaration = _parse_member(value, Declaration, "declaration")
+    result: Declaration = _parse_member(value, Declaration, "declaration", field)
     return result
 
 
-def parse_ending(value: TonkEnding | str) -> TonkEnding:
+def parse_ending(value: TonkEnding | str, field: str = "ending") -> TonkEnding:
     """``"tonk"``, ``"out"``, ``"drop"``, ``"stock-out"``, ``"deal"`` (any case) or a
-    ``TonkEnding``."""
+    ``TonkEnding``; anything else raises HandevalError(INVALID_ARGUMENT) on ``field``."""
     if isinstance(value, TonkEnding):
         return value
-    result: TonkEnding = _parse_member(value, TonkEnding, "ending")
+    result: TonkEnding = _parse_member(value, TonkEnding, "ending", field)
     return result
+
+
+class OptionFlags(TypedDict, total=False):
+    """The house options as plain keywords of a call: ``showdown(..., texas=True)``."""
+
+    ace_low: bool
+    hit_runs_only: bool
+    texas: bool
+    six_card_tonk: bool
+
+
+OPTION_NAMES: tuple[str, ...] = tuple(f.name for f in dataclasses.fields(Options))
+"""Every house option, as ``Options``, ``pb.Options`` and ``OptionFlags`` name them."""
+
+
+def options_proto(options: OptionsIn = None, **flags: Unpack[OptionFlags]) -> pb.Options:
+    """The wire ``Options`` from ``options`` (``Options``, ``pb.Options``, a mapping of
+    option names to booleans, or None) with the keyword ``flags`` set over it.
+
+    A name that is no option, or a value that is no bool, raises
+    HandevalError(INVALID_ARGUMENT) naming ``options.<name>``: a typo must not turn into
+    a score under other rules.
+    """
+    proto = pb.Options()
+    if isinstance(options, pb.Options):
+        proto.CopyFrom(options)
+        chosen: dict[str, object] = {}
+    elif isinstance(options, Options):
+        chosen = dataclasses.asdict(options)
+    else:
+        chosen = dict(options or {})
+    chosen.update(flags)
+    violations = [
+        (f"options.{name}", _option_problem(name, value))
+        for name, value in chosen.items()
+        if name not in OPTION_NAMES or not isinstance(value, bool)
+    ]
+    if violations:
+        raise HandevalError(grpc.StatusCode.INVALID_ARGUMENT, "invalid request", violations)
+    for name, value in chosen.items():
+        setattr(proto, name, value)
+    return proto
+
+
+def _option_problem(name: str, value: object) -> str:
+    if name not in OPTION_NAMES:
+        return f"no such option {name!r}: one of {', '.join(OPTION_NAMES)}"
+    return f"an option is True or False, not {value!r}"
 
 
 def split_cards(text: str) -> list[str]:
@@ -136,14 +196,6 @@ def game_proto(game: GameIn) -> pb.Game.ValueType:
     return value
 
 
-def _options_proto(options: OptionsIn) -> pb.Options:
-    if options is None:
-        return pb.Options()
-    if isinstance(options, pb.Options):
-        return options
-    return pb.Options(**dataclasses.asdict(options))
-
-
 def _spreads_proto(spreads: Sequence[CardsIn]) -> list[pb.Spread]:
     return [pb.Spread(cards=_card_texts(s)) for s in spreads]
 
@@ -155,28 +207,29 @@ def evaluate_request(
     table_spreads: Sequence[CardsIn] = (),
     options: OptionsIn = None,
     request_id: str = "",
+    **flags: Unpack[OptionFlags],
 ) -> pb.EvaluateRequest:
-    """The ``EvaluateRequest`` for one hand, e.g. to feed ``evaluate_stream``."""
+    """The ``EvaluateRequest`` for one hand, e.g. to feed ``evaluate_stream``; options as
+    ``options_proto`` reads them."""
     return pb.EvaluateRequest(
         game=game_proto(game),
         hand=_card_texts(hand),
         table=_card_texts(table),
         table_spreads=_spreads_proto(table_spreads),
-        options=_options_proto(options),
+        options=options_proto(options, **flags),
         request_id=request_id,
     )
 
 
-def _seat_proto(seat: SeatIn) -> pb.Seat:
+def _seat_proto(seat: SeatIn, index: int) -> pb.Seat:
     if isinstance(seat, pb.Seat):
         return seat
     player, hand = seat[0], seat[1]
     declaration = seat[2] if len(seat) > 2 else None
     proto = pb.Seat(player=player, hand=_card_texts(hand))
     if declaration is not None:
-        proto.declaration = pb.Declaration.Value(
-            "DECLARATION_" + parse_declaration(declaration).name
-        )
+        declared = parse_declaration(declaration, f"seats[{index}].declaration")
+        proto.declaration = pb.Declaration.Value("DECLARATION_" + declared.name)
     return proto
 
 
@@ -189,16 +242,20 @@ def showdown_request(
     ending: TonkEnding | str | None = None,
     ender: str = "",
     request_id: str = "",
+    **flags: Unpack[OptionFlags],
 ) -> pb.ShowdownRequest:
     """The ``ShowdownRequest``; ``seats`` maps player to hand, or lists ``(player, hand)``
-    or ``(player, hand, declaration)`` tuples (Flop-A needs the declaration)."""
+    or ``(player, hand, declaration)`` tuples (Flop-A needs the declaration). Tonk:
+    ``ending`` (``"tonk"``, ``"out"``, ``"drop"``, ``"stock-out"``, ``"deal"`` or a
+    ``TonkEnding``) says how the game ended and ``ender`` who ended it; options as
+    ``options_proto`` reads them (``texas=True``)."""
     items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
     request = pb.ShowdownRequest(
         game=game_proto(game),
-        seats=[_seat_proto(s) for s in items],
+        seats=[_seat_proto(s, i) for i, s in enumerate(items)],
         table=_card_texts(table),
         table_spreads=_spreads_proto(table_spreads),
-        options=_options_proto(options),
+        options=options_proto(options, **flags),
         ender=ender,
         request_id=request_id,
     )
@@ -211,9 +268,9 @@ UNKNOWN_CARDS = re.compile(r"\?(\d*)")
 """An Odds seat's ``?N`` (or ``?``): N cards (one) that nobody here knows."""
 
 
-def _odds_seat_proto(seat: SeatIn) -> pb.Seat:
+def _odds_seat_proto(seat: SeatIn, index: int) -> pb.Seat:
     """A seat whose ``?N`` cards are moved out of its hand into ``unknown``."""
-    proto = _seat_proto(seat)
+    proto = _seat_proto(seat, index)
     known = []
     for text in proto.hand:
         if (match := UNKNOWN_CARDS.fullmatch(text)) is not None:
@@ -234,17 +291,19 @@ def odds_request(
     samples: int = 0,
     seed: int = 0,
     request_id: str = "",
+    **flags: Unpack[OptionFlags],
 ) -> pb.OddsRequest:
     """The ``OddsRequest``; ``seats`` as ``showdown_request`` takes them, where ``?N`` among
     a seat's cards says N cards nobody here knows: ``{"alice": "As Ks", "bob": "?2"}``,
-    ``("carol", "7h 2c ?1", "high")``. ``samples`` 0: exact when the server's limit allows."""
+    ``("carol", "7h 2c ?1", "high")``. ``samples`` 0: exact when the server's limit allows.
+    ``dead``: cards seen and out of play."""
     items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
     return pb.OddsRequest(
         game=game_proto(game),
-        seats=[_odds_seat_proto(s) for s in items],
+        seats=[_odds_seat_proto(s, i) for i, s in enumerate(items)],
         table=_card_texts(table),
         dead=_card_texts(dead),
-        options=_options_proto(options),
+        options=options_proto(options, **flags),
         samples=samples,
         seed=seed,
         request_id=request_id,
@@ -257,7 +316,9 @@ def _card_ids(
     ids: list[int] = []
     for card in split_cards(cards) if isinstance(cards, str) else cards:
         if isinstance(card, int):
-            ids.append(card)
+            if not 0 <= card <= 255:
+                violations.append((field, f"card id {card} is no byte: ids are 0-255"))
+            ids.append(card if 0 <= card <= 255 else EMPTY)
             continue
         try:
             ids.append(parse_card(card))
@@ -275,7 +336,7 @@ def _pack(
     violations: list[tuple[str, str]] = []
     parsed = [_card_ids(r, f"{field}[{i}]", violations) for i, r in enumerate(rows)]
     if violations:
-        raise HandevalError(grpc.StatusCode.INVALID_ARGUMENT, "invalid batch", violations)
+        raise HandevalError(grpc.StatusCode.INVALID_ARGUMENT, "invalid request", violations)
     width = size if size is not None else max((len(r) for r in parsed), default=0)
     packed = np.full((len(parsed), width), EMPTY, dtype=np.uint8)
     for index, row in enumerate(parsed):
@@ -284,11 +345,19 @@ def _pack(
 
 
 def _card_bytes(cards: npt.NDArray[Any], field: str) -> npt.NDArray[np.uint8]:
-    """An array of card ids as uint8, copied only when it is not uint8 already; ids
-    outside a byte are refused (a cast would wrap them into other cards)."""
+    """A 1-D or 2-D array of integer card ids as (rows, cards) uint8, copied only when it
+    is not uint8 already. Other arrays are refused on ``field``: a cast would wrap an id
+    outside a byte into another card, and truncate a float."""
+    if not np.issubdtype(cards.dtype, np.integer):
+        raise HandevalError.refused(field, f"card ids are integers, not {cards.dtype}")
+    if cards.ndim not in (1, 2):
+        raise HandevalError.refused(
+            field, f"an array of card ids is 1-D (one row) or 2-D (a row each), not {cards.ndim}-D"
+        )
     if cards.dtype != np.uint8 and cards.size and (cards.min() < 0 or cards.max() > 255):
-        raise ValueError(f"{field} holds ids outside 0-255: card ids are bytes")
-    return np.ascontiguousarray(cards, dtype=np.uint8)
+        raise HandevalError.refused(field, "holds ids outside 0-255: card ids are bytes")
+    array = np.ascontiguousarray(cards, dtype=np.uint8)
+    return array.reshape(1, -1) if array.ndim == 1 else array
 
 
 def _pack_cards(
@@ -296,11 +365,11 @@ def _pack_cards(
 ) -> tuple[bytes, int]:
     if isinstance(cards, bytes | bytearray | memoryview):
         if size is None:
-            raise ValueError(f"packed {field} need their size per row")
+            size_field = "hand_size" if field == "hands" else "table_size"
+            raise HandevalError.refused(size_field, f"packed {field} need {size_field}")
         return bytes(cards), size
     if isinstance(cards, np.ndarray):
         array = _card_bytes(cards, field)
-        array = array.reshape(1, -1) if array.ndim == 1 else array
         return array.tobytes(), array.shape[1]
     if isinstance(cards, str):
         return _pack([cards], size, field)
@@ -320,13 +389,16 @@ def batch_request(
     hand_size: int | None = None,
     table_size: int | None = None,
     columns: bool = True,
+    **flags: Unpack[OptionFlags],
 ) -> pb.EvaluateBatchRequest:
     """The packed ``EvaluateBatchRequest``.
 
-    ``hands``: a 2-D uint8 array (N, hand_size), sent as its bytes with no loop over the
-    hands; rows of cards (ids or texts; shorter rows are padded with 255); or packed bytes
-    with ``hand_size``. ``tables``: nothing, one table for every hand (a flat row of cards,
-    or a 1-D array), one row per hand (a 2-D array), or bytes with ``table_size``.
+    ``hands``: a 2-D array of card ids (N, hand_size; uint8 is sent as its bytes with no
+    loop over the hands, any other integer dtype is checked and narrowed once); rows of
+    cards (ids or texts; shorter rows are padded with 255); or packed bytes with
+    ``hand_size``. ``tables``: nothing, one table for every hand (a flat row of cards, or
+    a 1-D array), one row per hand (a 2-D array), or bytes with ``table_size``. Options
+    as ``options_proto`` reads them.
     ``columns`` asks for the reply as byte columns (``batch_result`` reads either layout):
     a client reads them with one ``numpy.frombuffer`` each, where the packed varints cost
     a protobuf parse of every number, ~20x as long for a large batch.
@@ -339,7 +411,7 @@ def batch_request(
         hand_size=hand_width,
         tables=table_bytes,
         table_size=table_width,
-        options=_options_proto(options),
+        options=options_proto(options, **flags),
         columns=columns,
     )
 
@@ -362,7 +434,7 @@ def detail(evaluation: pb.Evaluation) -> Message | None:
 def batch_result(response: pb.EvaluateBatchResponse) -> BatchResult:
     """The figures of either reply layout, in the core's dtypes (uint64, int64, bool), so
     a caller's arithmetic does not depend on the layout asked for. Columns are read with
-    ``numpy.frombuffer`` (little-endian, as API.md fixes them) and widened in numpy."""
+    ``numpy.frombuffer`` (little-endian, as docs/api.md fixes them) and widened in numpy."""
     if response.HasField("columns"):
         columns = response.columns
         return _from_columns(
@@ -463,9 +535,15 @@ _CODES = {code.value[0]: code for code in grpc.StatusCode}
 
 
 class HandevalError(Exception):
-    """A failed call: the gRPC ``code``, the server's ``message`` and, for a request the
-    rules refuse (INVALID_ARGUMENT), every ``(field, description)`` violation, e.g.
-    ``("hand[2]", "'Zz' is not a card: ...")``."""
+    """Every failure of the client: the gRPC ``code``, the ``message`` and, for a request
+    the rules refuse (INVALID_ARGUMENT), every ``(field, description)`` violation, e.g.
+    ``("hand[2]", "'Zz' is not a card: ...")``. The server's or, for a request the client
+    refuses before sending, the client's (``refused``).
+
+    ``str()`` says each violation once, one a line under the message's lead: the server's
+    message also names the first violation (for logs that keep only the message), which
+    ``message`` keeps as sent.
+    """
 
     def __init__(
         self,
@@ -476,8 +554,15 @@ class HandevalError(Exception):
         self.code = code
         self.message = message
         self.violations = tuple(violations)
-        lines = [f"{code.name}: {message}"] + [f"  {f}: {d}" for f, d in self.violations]
+        lead = _lead(message, self.violations)
+        lines = [f"{code.name}: {lead}"] + [f"  {f}: {d}" for f, d in self.violations]
         super().__init__("\n".join(lines))
+
+    @classmethod
+    def refused(cls, field: str, description: str) -> HandevalError:
+        """A request refused on the client's side, one ``field`` wrong: INVALID_ARGUMENT,
+        as the server would answer it."""
+        return cls(grpc.StatusCode.INVALID_ARGUMENT, "invalid request", [(field, description)])
 
     @classmethod
     def from_status(cls, status: status_pb2.Status) -> HandevalError:
@@ -500,6 +585,16 @@ class HandevalError(Exception):
         if status is not None:
             return cls.from_status(status)
         return cls(error.code(), error.details() or "")
+
+
+def _lead(message: str, violations: Sequence[tuple[str, str]]) -> str:
+    """``message`` without its restatement of the first violation: the server writes
+    ``lead: field: description (and N more problems)``."""
+    if violations:
+        lead, found, _ = message.partition(f": {violations[0][0]}: ")
+        if found:
+            return lead
+    return message
 
 
 # --- the channel ---------------------------------------------------------------------
@@ -559,13 +654,13 @@ def channel_target(target: str | Sequence[str]) -> str:
     if len(targets) == 1:
         return targets[0]
     if not targets:
-        raise ValueError("no target given")
+        raise HandevalError.refused("target", "no target given")
     if all(t.startswith("[") for t in targets):
         return "ipv6:" + ",".join(targets)
     if all(re.fullmatch(r"\d{1,3}(\.\d{1,3}){3}:\d+", t) for t in targets):
         return "ipv4:" + ",".join(targets)
-    raise ValueError(
-        "several targets must be ip:port addresses; for host names use one dns:/// target"
+    raise HandevalError.refused(
+        "target", "several targets must be ip:port addresses; for host names use one dns:/// target"
     )
 
 
@@ -662,9 +757,11 @@ class HandevalClient:
         request_id: str = "",
         *,
         timeout: float | None = None,
+        **flags: Unpack[OptionFlags],
     ) -> pb.Evaluation:
-        """Score one hand (``Evaluate``); higher ``strength`` is better."""
-        request = evaluate_request(game, hand, table, table_spreads, options, request_id)
+        """Score one hand (``Evaluate``); higher ``strength`` is better. Options as
+        ``options_proto`` reads them: ``evaluate("high-card", ..., ace_low=True)``."""
+        request = evaluate_request(game, hand, table, table_spreads, options, request_id, **flags)
         return self.send_evaluate(request, timeout=timeout)
 
     def send_evaluate(
@@ -702,15 +799,19 @@ class HandevalClient:
         table_size: int | None = None,
         columns: bool = True,
         timeout: float | None = None,
+        **flags: Unpack[OptionFlags],
     ) -> BatchResult:
         """Score many hands of one game (``EvaluateBatch``; see ``batch_request``): with
         ``hands`` an (N, hand_size) uint8 array and ``tables`` one, the call has no
-        per-hand Python on either side. The reply comes as columns unless ``columns`` is
-        False; the result is the same either way.
+        per-hand Python on either side. The answer is numpy arrays, one entry per hand
+        (``strength``, ``low_strength``, ``value``, ``instant_win``). The reply comes as
+        columns unless ``columns`` is False; the result is the same either way.
 
         Any bad hand fails the whole batch: HandevalError with ``hands[i]`` violations.
         """
-        request = batch_request(game, hands, tables, options, hand_size, table_size, columns)
+        request = batch_request(
+            game, hands, tables, options, hand_size, table_size, columns, **flags
+        )
         result: BatchResult = self._call(self._batch, request, timeout)
         return result
 
@@ -733,10 +834,13 @@ class HandevalClient:
         request_id: str = "",
         *,
         timeout: float | None = None,
+        **flags: Unpack[OptionFlags],
     ) -> pb.ShowdownResponse:
-        """Who wins what share of the pot (``Showdown``; see ``showdown_request``)."""
+        """Who wins what share of the pot, or for Tonk who pays whom (``Showdown``; see
+        ``showdown_request``): ``showdown("tonk", seats, ending="drop", ender="bob",
+        texas=True)``."""
         request = showdown_request(
-            game, seats, table, table_spreads, options, ending, ender, request_id
+            game, seats, table, table_spreads, options, ending, ender, request_id, **flags
         )
         return self.send_showdown(request, timeout=timeout)
 
@@ -759,9 +863,15 @@ class HandevalClient:
         request_id: str = "",
         *,
         timeout: float | None = None,
+        **flags: Unpack[OptionFlags],
     ) -> pb.OddsResponse:
-        """Each seat's chances over the cards still to come (``Odds``; see ``odds_request``)."""
-        request = odds_request(game, seats, table, dead, options, samples, seed, request_id)
+        """Each seat's chances over the cards still to come (``Odds``; see
+        ``odds_request``): ``odds("poker-high", {"ann": "As Ks", "bob": "?2"}, table=...)``
+        answers each seat's ``share`` of the pot and win rates, and whether the figures are
+        ``exact`` or sampled."""
+        request = odds_request(
+            game, seats, table, dead, options, samples, seed, request_id, **flags
+        )
         return self.send_odds(request, timeout=timeout)
 
     def send_odds(

@@ -19,14 +19,18 @@ from concurrent.futures import Executor
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from service.allocator import return_freed_memory
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import metrics
+from service.server import metrics, tracing
 from service.server.config import Settings
 from service.server.drain import Drain
 from service.server.limits import (
     Admission,
+    Budgets,
+    CostAdmission,
     LimitsInterceptor,
     concurrency_bound,
+    cost_budgets,
     message_limits,
 )
 from service.server.reflection import enable_reflection
@@ -133,6 +137,18 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
+def settings_budgets(settings: Settings) -> Budgets:
+    """The cost budgets of one server process (``service.server.limits.cost_budgets``)."""
+    return cost_budgets(
+        settings.cpu_budget_seconds,
+        settings.memory_budget_mib,
+        settings.peer_share,
+        settings.admission_wait_seconds,
+        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        settings.workers,
+    )
+
+
 def build_health_server(
     settings: Settings, health_servicer: health.aio.HealthServicer
 ) -> tuple[grpc.aio.Server, int]:
@@ -170,7 +186,11 @@ def build_server(
     counting = [metrics.MetricsInterceptor(metrics.instruments())] if settings.metrics else []
     server = grpc.aio.server(
         options=channel_options(settings),
-        interceptors=[*counting, LimitsInterceptor(settings.default_deadline_seconds)],
+        interceptors=[
+            *tracing.interceptors(settings.otlp_endpoint),
+            *counting,
+            LimitsInterceptor(settings.default_deadline_seconds),
+        ],
     )
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
@@ -179,6 +199,7 @@ def build_server(
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
+        CostAdmission(settings_budgets(settings), return_freed_memory),
         drain,
     )
     handlers = method_handlers(servicer)

@@ -77,9 +77,8 @@ class Settings:
     reflection: bool = True
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
-    """Evaluator calls running at once per process; more are RESOURCE_EXHAUSTED at once.
-    0: three quarters of ``threads``. A unit of work is a call, or a stream's message while
-    it is scored (``service.server.limits``)."""
+    """Batches and Odds running in the pool at once per process; more wait like a call over
+    its budgets. 0: three quarters of ``threads`` (``service.server.limits``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0
@@ -125,6 +124,25 @@ class Settings:
     grpc_core_logs: str = "off"
     """gRPC's C core writes its own text lines to stderr (callers can cause them): ``off``
     drops them, ``json`` passes each on as a ``grpc_core`` JSON line, a few a second."""
+
+    cpu_budget_seconds: float = 0.0
+    """CPU-seconds of batches and Odds (each its estimate: hands or run-outs x seats at the
+    game's cost) reserved at once per process; 0: 10 per CPU the pod may use (cgroup
+    ``cpu.max``, else the CPUs usable), shared among ``workers``
+    (``service.server.limits.cost_budgets``)."""
+    memory_budget_mib: int = 0
+    """MiB of batch and Odds working sets plus batch replies not yet sent, reserved at once
+    per process; 0: an eighth of the pod's memory limit (cgroup ``memory.max``; 1 GiB
+    when there is none), shared among ``workers``."""
+    peer_share: float = 0.5
+    """The most of either budget one client connection (``context.peer()``) may hold."""
+    admission_wait_seconds: float = 1.0
+    """A batch or Odds call that does not fit its budgets waits this long (at most until
+    its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
+    otlp_endpoint: str = ""
+    """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
+    (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
+    if set, else no tracing."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -235,6 +253,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError("not a number") from None
+    if not 0 < value <= 1:
+        raise ValueError("must be more than 0 and at most 1")
+    return value
+
+
 def _host(text: str) -> str:
     host = text.strip()
     if not host or any(c.isspace() for c in host) or "/" in host:
@@ -303,6 +331,11 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "handshake_timeout_seconds": _seconds,
     "max_connection_idle_seconds": _seconds,
     "grpc_core_logs": _one_of(CORE_LOG_MODES),
+    "cpu_budget_seconds": _seconds,
+    "memory_budget_mib": _int_in(0),
+    "peer_share": _fraction,
+    "admission_wait_seconds": _seconds,
+    "otlp_endpoint": str.strip,
 }
 
 _HELP = {
@@ -321,7 +354,7 @@ _HELP = {
     "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
     "log_level": "one of " + ", ".join(LEVELS),
     "reflection": "serve gRPC reflection",
-    "max_concurrent_rpcs": "evaluator calls running at once per process (0: 3/4 of --threads)",
+    "max_concurrent_rpcs": "batches and Odds running at once per process (0: 3/4 of --threads)",
     "default_deadline_seconds": "deadline of calls that carry none (0: none)",
     "keepalive_seconds": "ping a connection quiet this long",
     "keepalive_timeout_seconds": "close a connection whose ping goes unanswered this long",
@@ -340,6 +373,11 @@ _HELP = {
     "handshake_timeout_seconds": "close a connection still handshaking after this long",
     "max_connection_idle_seconds": "GOAWAY to a connection with no call this long (0: never)",
     "grpc_core_logs": "gRPC C core's own stderr lines: off, or json",
+    "cpu_budget_seconds": "CPU-s of batches and Odds admitted at once per process (0: 10 per CPU)",
+    "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
+    "peer_share": "most of either budget one connection may hold (0-1)",
+    "admission_wait_seconds": "how long a call waits for its budget before it is refused",
+    "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
 }
 
 
@@ -348,7 +386,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     defaults = Settings()
     for field in dataclasses.fields(Settings):
         env_name = ENV_PREFIX + field.name.upper()
-        text = f"{_HELP[field.name]} (env {env_name}; default {getattr(defaults, field.name)})"
+        shown = _shown_default(field, getattr(defaults, field.name))
+        text = f"{_HELP[field.name]} (env {env_name}; default {shown})"
         if field.type in (bool, "bool"):
             parser.add_argument(
                 _flag(field.name), action=argparse.BooleanOptionalAction, default=None, help=text

@@ -1,4 +1,4 @@
-"""Size limits on every list and string of an Evaluate, Showdown or Odds request (API.md: "any
+"""Size limits on every list and string of an Evaluate, Showdown or Odds request (docs/api.md: "any
 list longer than the server's limit" is RESOURCE_EXHAUSTED, naming the limit).
 
 Checked on the protobuf message before any card is read: a list's length costs nothing

@@ -1,5 +1,5 @@
 """Showdown test helpers: evaluations built by hand (strength: higher is better), seats,
-requests, and literal transcriptions of the shared pot rules of RULES.md, for the pot-rule
+requests, and literal transcriptions of the shared pot rules of docs/rules.md, for the pot-rule
 tests of ``test_showdown`` and of each game."""
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def literal_best(contenders: dict[str, int]) -> list[str]:
 
 
 def literal_instant(results: Results) -> Shares | None:
-    """RULES.md: the player(s) with the smallest non-zero out_after win the whole pot."""
+    """docs/rules.md: the player(s) with the smallest non-zero out_after win the whole pot."""
     outs = {p: e.out_after for p, e in results if e.out_after != 0}
     if not outs:
         return None

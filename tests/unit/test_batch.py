@@ -277,7 +277,7 @@ def _poker_hands(count: int, bad: dict[int, list[int]]) -> bytes:
     [
         ([*ids("Ah Kh Qh Jh"), 60], "not a card"),
         ([*ids("Ah Kh Qh Jh"), 52], "joker"),
-        (ids("Ah Kh Qh Jh Ah"), "twice"),
+        (ids("Ah Kh Qh Jh Ah"), "hand[4]: duplicate card 'Ah': also at hand[0]"),
         ([*ids("Ah Kh Qh Jh"), EMPTY], "4 cards"),
     ],
     ids=["byte-not-a-card", "joker", "duplicate", "too-few-cards"],
@@ -297,7 +297,24 @@ def test_jokers_are_cards_in_not_poker() -> None:
 def test_a_card_in_both_hand_and_table_is_a_duplicate_of_the_hand() -> None:
     hands = bytes(ids("Ah Kh") + ids("2c 7d"))
     violations = problems(POKER, hands, 2, bytes(ids("Qh Jh 2c")), 3)
-    assert fields(violations) == ["hands[1]"]
+    assert violations == [Violation("hands[1]", "table[2]: duplicate card '2c': also at hand[0]")]
+
+
+def test_a_duplicate_names_each_repeated_card_and_its_places_as_the_single_path_does() -> None:
+    """Places count the row's bytes as sent (padding included); with no table sent, only
+    the hand is named."""
+    hand = [*ids("Ah Kh"), EMPTY, *ids("Ah Kh 2c 3c")]
+    [violation] = problems(POKER, bytes(hand), 7)
+    assert violation == Violation(
+        "hands[0]",
+        "hand[3]: duplicate card 'Ah': also at hand[0]; "
+        "hand[4]: duplicate card 'Kh': also at hand[1]",
+    )
+
+
+def test_a_repeated_byte_that_is_no_card_is_named_once_as_no_card() -> None:
+    [violation] = problems(POKER, bytes([*ids("Ah Kh Qh"), 200, 200]), 5)
+    assert "duplicate" not in violation.message and "not a card" in violation.message
 
 
 def test_a_paired_table_in_a_discard_game_is_named_by_its_index() -> None:

@@ -1,4 +1,4 @@
-"""Card text <-> ids (evaluators/cards.py): every notation RULES.md accepts, canonical output."""
+"""Card text <-> ids (evaluators/cards.py): every notation docs/rules.md accepts; canonical out."""
 
 from __future__ import annotations
 

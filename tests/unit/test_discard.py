@@ -1,4 +1,4 @@
-"""The discard rule shared by the four discard games (RULES.md, "Discard rule")."""
+"""The discard rule shared by the four discard games (docs/rules.md, "Discard rule")."""
 
 from __future__ import annotations
 

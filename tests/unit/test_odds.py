@@ -1,8 +1,8 @@
-"""Odds (RULES.md "Odds") against the per-showdown resolver and literal enumerations.
+"""Odds (docs/rules.md "Odds") against the per-showdown resolver and literal enumerations.
 
 The vectorised pot rules are held equal to ``scoring.showdown`` on many seeded random
 showdowns of every game; exact odds equal an itertools enumeration of every completion,
-weighted as RULES.md deals them and resolved one by one with ``scoring.showdown``.
+weighted as docs/rules.md deals them and resolved one by one with ``scoring.showdown``.
 """
 
 from __future__ import annotations
@@ -146,7 +146,7 @@ def test_vectorised_showdown_equals_the_resolver(
 def _literal_completions(
     game: Game, request: OddsRequest
 ) -> Iterator[tuple[list[Cards], Cards, Fraction]]:
-    """Every completion with its RULES.md probability, by itertools, one at a time."""
+    """Every completion with its docs/rules.md probability, by itertools, one at a time."""
     spec = _odds_rules(game)
     seen = set(request.table) | set(request.dead)
     for seat in request.seats:

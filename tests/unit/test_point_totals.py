@@ -1,4 +1,4 @@
-"""Point totals: Numbers, Florida Bingo, Flop-A (RULES.md, "Point totals")."""
+"""Point totals: Numbers, Florida Bingo, Flop-A (docs/rules.md, "Point totals")."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ EVALUATE_BATCH = {
 }
 SIZES = {Game.NUMBERS: (5, 7), Game.FLORIDA_BINGO: (5, 7), Game.FLOP_A: (3, 5)}
 
-# RULES.md's table, transcribed: (high, low) value of each rank letter.
+# docs/rules.md's table, transcribed: (high, low) value of each rank letter.
 _FACE: dict[str, Fraction] = {r: Fraction(int(r)) for r in "23456789"} | {"T": Fraction(10)}
 _TEN = Fraction(10)
 RULE_TABLE: dict[Game, tuple[dict[str, Fraction], dict[str, Fraction]]] = {

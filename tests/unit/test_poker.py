@@ -1,4 +1,4 @@
-"""Poker high (RULES.md, "Poker high hands"): classes equal phevaluator's, best five, batches."""
+"""Poker high (docs/rules.md "Poker high hands"): classes as phevaluator's, best five, batches."""
 
 from __future__ import annotations
 

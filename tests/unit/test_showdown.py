@@ -1,7 +1,7 @@
 """The shared pot rules (evaluators/showdown.py, the high-low split of point_totals), on
 evaluations built by hand; each game's own pot rule is tested beside the game.
 
-Each rule and Ruling of RULES.md that decides a pot has a test; hypothesis then checks
+Each rule and Ruling of docs/rules.md that decides a pot has a test; hypothesis then checks
 every resolver against a literal transcription of its rule written below.
 """
 

@@ -1,4 +1,4 @@
-"""Request checks (evaluators/validation.py): API.md's INVALID_ARGUMENT cases for the core.
+"""Request checks (evaluators/validation.py): docs/api.md's INVALID_ARGUMENT cases for the core.
 
 Each case names the exact field path the caller sees, and a request with several problems
 reports all of them.

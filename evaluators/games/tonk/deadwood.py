@@ -2,7 +2,7 @@
 and its deal bonus.
 
 Strength points up, as everywhere: ``strength = STRENGTH_BASE - points``, so fewer points
-(the drop comparison of RULES.md) is stronger and equal points are equal strength.
+(the drop comparison of docs/rules.md) is stronger and equal points are equal strength.
 
 Method, and why it is fast at 10 cards with many table spreads. A suit is laid out on 14
 positions: 0 is a low ace, 1..12 are the ranks 2..K, 13 is a high ace (a run never wraps,
@@ -19,7 +19,7 @@ Ten cards hold at most 3 such ranks, so at most 6 * 6 * 2 = 72 combinations are 
 (usually one). A hand card that can hit a table set of 3 (its 4th card) costs nothing
 whether it hits the set or sits in a run, so it weighs 0 in the runs search and is hit
 onto the set when no run takes it. Hits go only onto the request's ``table_spreads``
-(RULES.md); a hand card that would "hit" the hand's own spread is already counted, as a
+(docs/rules.md); a hand card that would "hit" the hand's own spread is already counted, as a
 longer run or a set of 4.
 
 Tables (data, built once per process, cached): ``suit_points_table`` and
@@ -36,14 +36,16 @@ from __future__ import annotations
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
+from evaluators.kernels import _tonk
 from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
+from evaluators.tables.builds import container_bytes, lookup_table
 
 STRENGTH_BASE = 1000
 """``strength = STRENGTH_BASE - points``: above any hand's points (a whole deck has 340)."""
@@ -54,7 +56,6 @@ CARD_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 _SUIT_MASKS = 1 << 13
 _ACE_BIT = 1 << ACE
 _LOW_ACE = 1
-_HIGH_ACE = 1 << 13
 _SetOption = tuple[int, int]
 """(rank, 4-bit mask of the suits laid as a set of that rank); suits 0 means no set."""
 
@@ -81,7 +82,7 @@ def _cover3(line: int) -> int:
     return starts | (starts << 1) | (starts << 2)
 
 
-@functools.cache
+@lookup_table("tonk.suit_points", container_bytes)
 def suit_points_table() -> tuple[int, ...]:
     """Points of one suit's cards, by 13-bit rank mask (8192 entries)."""
     table = [0] * _SUIT_MASKS
@@ -109,13 +110,13 @@ def _suit_best(ranks: int, table_runs: int, free: int) -> tuple[int, int]:
     return best_cost, best_covered
 
 
-@functools.cache
+@lookup_table("tonk.suit_deadwood", container_bytes)
 def suit_deadwood_table() -> tuple[int, ...]:
     """Least points left in one suit by runs alone, by 13-bit rank mask (8192 entries)."""
     return tuple(_suit_best(mask, 0, 0)[0] for mask in range(_SUIT_MASKS))
 
 
-@functools.cache
+@lookup_table("tonk.suit_runs", container_bytes)
 def suit_runs_table() -> tuple[tuple[tuple[tuple[int, ...], ...], int], ...]:
     """Per 13-bit rank mask of one suit (8192 entries): the runs the least-deadwood choice
     lays (each a tuple of ranks in line order, a low ace first) and the rank mask left over.
@@ -489,9 +490,12 @@ _REMOVALS = np.array(
 """[4-bit suits of one rank in hand, option] -> suits laid as a set (options as above)."""
 
 
-def _card_array(value_of: dict[int, int], dtype: type[np.generic]) -> npt.NDArray[np.generic]:
+_Key = TypeVar("_Key", np.uint64, np.int64)
+
+
+def _card_array(value_of: dict[int, int], dtype: type[_Key]) -> npt.NDArray[_Key]:
     """256 entries indexed by card id (padding and anything else 0)."""
-    array = np.zeros(256, dtype=dtype)
+    array: npt.NDArray[_Key] = np.zeros(256, dtype=dtype)
     for card, value in value_of.items():
         array[card] = value
     return array
@@ -582,10 +586,53 @@ def _batch_with_sets(
     return best
 
 
+@functools.cache
+def _suit_deadwood_int16() -> npt.NDArray[np.int16]:
+    """``suit_deadwood_table`` in int16 (16 KiB, a suit's deadwood is at most 85), read
+    by the compiled batch."""
+    table = np.asarray(suit_deadwood_table(), dtype=np.int16)
+    table.flags.writeable = False
+    return table
+
+
 def evaluate_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
-    """Strength (higher is better: fewer points) and deadwood of each hand, vectorised.
+    """Strength (higher is better: fewer points) and deadwood of each hand, compiled
+    (``_tonk.deadwood``, the GIL released) from the tables ``reference_batch`` reads,
+    and equal to it hand by hand: per hand its summed keys give the 4 suit masks and the
+    points; a hand holding a rank 3 or 4 times tries every set choice (``_REMOVALS``).
+
+    ``hands`` is (N, hand_size) card ids padded with 255; ``tables`` and ``options`` are
+    unused (a batch carries no table spreads). Figures are 16 bits wide.
+    """
+    del tables, options
+    count = hands.shape[0]
+    strength = np.empty(count, dtype=np.uint16)
+    deadwood = np.empty(count, dtype=np.int16)
+    _tonk.deadwood(
+        _SUIT_KEYS,
+        _POINT_KEYS,
+        _suit_deadwood_int16(),
+        _REMOVALS,
+        STRENGTH_BASE,
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        hands.shape[1],
+        strength,
+        deadwood,
+    )
+    return BatchResult(
+        strength=strength,
+        low_strength=np.zeros(count, dtype=np.uint8),
+        value=deadwood,
+        instant_win=np.zeros(count, dtype=np.bool_),
+    )
+
+
+def reference_batch(
+    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+) -> BatchResult:
+    """``evaluate_batch`` in numpy, the reference the compiled batch is held equal to.
 
     ``hands`` is (N, hand_size) card ids padded with 255. A batch carries no table
     spreads, so deadwood is from the hand alone and ``hit_runs_only`` changes nothing;

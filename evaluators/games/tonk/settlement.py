@@ -1,4 +1,4 @@
-"""Tonk settlement: who pays whom how many stakes when a game ends (RULES.md "Ending a game").
+"""Tonk settlement: who pays whom how many stakes when a game ends (docs/rules.md "Ending a game").
 
 A Tonk showdown has no pot and no awards: every seat gets one payout (+ received,
 - paid), in seat order, and they sum to zero because each stake moves from one seat to
@@ -98,7 +98,7 @@ def _scorable(request: ShowdownRequest) -> bool:
 
 
 def check_fit(request: ShowdownRequest) -> list[Violation]:
-    """The ender's hand must fit the ending (RULES.md), on a request whose ender is seated.
+    """The ender's hand must fit the ending (docs/rules.md), on a request whose ender is seated.
 
     Tonk: a non-empty hand lays down whole with the table spreads (and, under
     ``six_card_tonk``, is not empty). Out: a non-empty hand lays down whole once one card
@@ -284,7 +284,7 @@ def _settle_deal(
     ender: str, others: list[str], bonuses: dict[str, DealBonus], pay: Pay, texas: bool
 ) -> tuple[bool, str]:
     """Deal: everyone pays the ender by the ender's bonus; the same bonus dealt to another
-    seat is a redeal (RULES.md "two fifties are a draw")."""
+    seat is a redeal (docs/rules.md "two fifties are a draw")."""
     bonus = bonuses[ender]
     words = _BONUS_WORDS[bonus]
     same = [p for p in others if bonuses[p] is bonus]
@@ -309,7 +309,7 @@ def _settle_deal(
 def _settle_drop(
     dropper: str, others: list[str], points: dict[str, int], pay: Pay, texas: bool
 ) -> str:
-    """Drop: the dropper alone lowest wins 1 from everyone, else is caught (RULES.md);
+    """Drop: the dropper alone lowest wins 1 from everyone, else is caught (docs/rules.md);
     under ``texas`` a caught dropper pays only the winners."""
     mine = points[dropper]
     lowest_other = min(points[p] for p in others)

@@ -1,4 +1,4 @@
-"""Flop-A's pot rule: halves by declaration, the BOTH rule, redeals (RULES.md "Point totals"),
+"""Flop-A's pot rule: halves by declaration, the BOTH rule, redeals (docs/rules.md "Point totals"),
 on evaluations built by hand, and against a literal transcription of the rule."""
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h"
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "points"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [
         ("alice", ["Ah", "Kd", "5c"], Declaration.HIGH),
@@ -168,7 +168,7 @@ def test_resolving_flop_a_without_declarations_is_a_bug_not_a_guess() -> None:
 
 
 def literal_flop_a(results: Results, declarations: dict[str, Declaration]) -> Shares | None:
-    """Flop-A as RULES.md words it; None is a redeal."""
+    """Flop-A as docs/rules.md words it; None is a redeal."""
     instant = literal_instant(results)
     if instant is not None:
         return instant

@@ -1,4 +1,4 @@
-"""Grocery Store Dots (RULES.md): dots over all the cards, strength is the poker hand."""
+"""Grocery Store Dots (docs/rules.md): dots over all the cards, strength is the poker hand."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "dots"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [
         ("alice", ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"]),
@@ -45,7 +45,7 @@ SHOWDOWN_EXAMPLE: dict[str, Any] = {
 OPTIONS = Options()
 NO_TABLE = np.zeros((1, 0), dtype=np.uint8)
 RULES_DOTS = {"A": 1, "5": 1, "7": 1, "9": 1, "2": 2, "8": 2, "T": 2, "3": 3}
-"""RULES.md's dots per rank; every rank not listed (4, 6, J, Q, K) has none."""
+"""docs/rules.md's dots per rank; every rank not listed (4, 6, J, Q, K) has none."""
 
 
 def cards(text: str) -> Cards:

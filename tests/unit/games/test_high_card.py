@@ -1,4 +1,4 @@
-"""High Card: the five checks against the table (RULES.md, "High Card")."""
+"""High Card: the five checks against the table (docs/rules.md, "High Card")."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ HAND_EXAMPLE: dict[str, Any] = {
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "high_card"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kd", "5c", "9s", "Tc"]), ("bob", ["Ad", "Qd", "6h", "8s", "Jc"])],
     "table": ["2s", "3h", "4d", "6c", "7c"],
@@ -193,7 +193,7 @@ def test_players_surviving_all_five_checks_split_the_pot() -> None:
 
 
 def literal_high_card(survived: list[int]) -> Shares | None:
-    """The folding procedure of RULES.md, check by check; None is a redeal."""
+    """The folding procedure of docs/rules.md, check by check; None is a redeal."""
     remaining = [chr(ord("a") + i) for i in range(len(survived))]
     for check in range(1, 6):
         remaining = [p for p in remaining if survived[ord(p) - ord("a")] >= check]

@@ -1,4 +1,4 @@
-"""NotPoker against RULES.md's worked examples and an obviously correct brute force.
+"""NotPoker against docs/rules.md's worked examples and an obviously correct brute force.
 
 The brute force tries every joker assignment (13 ranks per joker, in every order), reads
 the groups literally and compares by a plain Python tuple; the module under test instead
@@ -33,7 +33,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "t
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "not_poker"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [
         ("alice", ["As", "Ad", "Ac", "X1", "2h", "2d"]),
@@ -140,7 +140,7 @@ def real_hands(jokers: int) -> list[Cards]:
     ]
 
 
-# RULES.md's worked examples, one test each.
+# docs/rules.md's worked examples, one test each.
 
 
 def test_two_trips_compare_the_higher_trips_first() -> None:

@@ -13,7 +13,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h"
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "points"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kd", "5c"]), ("bob", ["4d", "9c", "Qs"])],
     "table": ["2s", "3h"],

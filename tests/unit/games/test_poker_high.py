@@ -13,7 +13,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kh"], "table": ["Qh", "Jh", "Th"
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "poker"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kh"]), ("bob", ["2c", "7d"])],
     "table": ["Qh", "Jh", "Th", "3s", "4s"],

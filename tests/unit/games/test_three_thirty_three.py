@@ -1,4 +1,4 @@
-"""Blackjack totals: Three Hundred Thirty Three (RULES.md, "Blackjack totals")."""
+"""Blackjack totals: Three Hundred Thirty Three (docs/rules.md, "Blackjack totals")."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "blackjack"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "6d", "4c"]), ("bob", ["Td", "9c"])],
     "table": ["2s"],

@@ -1,4 +1,4 @@
-"""Tonk spades: the highest spade, ``ace_low``, the side pot (RULES.md "Tonk spades side bet")."""
+"""Tonk spades: the highest spade, ``ace_low``, the side pot (docs/rules.md "Tonk spades")."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Ks", "2s", "3d", "4c"], "table":
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "spades"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Ks", "2s", "3d", "4c"]), ("bob", ["As", "Kd", "2c", "3h", "4h"])],
     "table": [],
@@ -38,7 +38,7 @@ def score(hand: str, options: Options = PLAIN_OPTIONS) -> Evaluation:
 
 
 def transcribed_strength(hand: Cards, ace_low: bool) -> int:
-    """RULES.md literally: the rank of the highest spade, 1 (2s) ... 13 (As), 0 without;
+    """docs/rules.md literally: the rank of the highest spade, 1 (2s) ... 13 (As), 0 without;
     with ace_low the ace is 1 and the other spades move up by one."""
     order = "A23456789TJQK" if ace_low else "23456789TJQKA"
     spades = [order.index(RANKS[c // 4]) + 1 for c in hand if c % 4 == 3]

@@ -24,7 +24,7 @@ HAND_EXAMPLE: dict[str, Any] = {
 """One valid hand (and its table, and table spreads where the game has them), for the
 tests that run every game through the real server (tests/test_server.py)."""
 DETAIL_FIELD = "tonk"
-"""The ``oneof detail`` field the game's evaluations fill (API.md)."""
+"""The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["5h", "6h", "7h"]), ("bob", ["Kd", "2c", "3s"])],
     "table": [],

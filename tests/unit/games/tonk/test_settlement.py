@@ -178,7 +178,7 @@ def test_empty_hand_is_not_allowed_to_an_empty_player_id() -> None:
     assert not settlement.empty_hand_allowed(request(SEATS, TonkEnding.STOCK_OUT), "")
 
 
-# --- property: a direct transcription of RULES.md --------------------------------------
+# --- property: a direct transcription of docs/rules.md --------------------------------------
 
 
 def transcribed_payouts(
@@ -189,7 +189,7 @@ def transcribed_payouts(
     bonuses: dict[str, DealBonus] | None = None,
     ender_cards: int = 0,
 ) -> tuple[dict[str, int], bool]:
-    """RULES.md "Ending a game" and "Tonk house rules from the source", literally."""
+    """docs/rules.md "Ending a game" and "Tonk house rules", literally."""
     net = dict.fromkeys(points, 0)
 
     def pays(payer: str, payee: str, amount: int) -> None:
@@ -277,7 +277,7 @@ def test_payouts_sum_to_zero_and_match_the_rule_as_written(
     assert resolution.explanation
 
 
-# --- the real path: validation, fit checks and settlement (RULES.md, new rows) ----------
+# --- the real path: validation, fit checks and settlement (docs/rules.md, new rows) ----------
 
 TEXAS = Options(texas=True)
 SIX = Options(six_card_tonk=True)

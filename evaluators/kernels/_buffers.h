@@ -1,0 +1,48 @@
+/* What the game kernels (_points.c, _not_poker.c, _tonk.c) share: reading their arguments.
+ *
+ * Every table and matrix reaches a kernel as a C-contiguous buffer ("y*" or "w*" of
+ * PyArg_ParseTuple) whose item type the calling Python module fixes; a kernel checks
+ * each one's length against the shape it was told, so a wrong table or a short output
+ * is a ValueError naming the argument, never a read or a write out of bounds.
+ */
+#ifndef HANDEVAL_KERNEL_BUFFERS_H
+#define HANDEVAL_KERNEL_BUFFERS_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+/* 0 when `view` holds exactly `items` items of `itemsize` bytes; else -1, ValueError set. */
+static inline int
+expect_items(const Py_buffer *view, Py_ssize_t items, Py_ssize_t itemsize, const char *name)
+{
+    if (view->len == items * itemsize)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "%s has %zd bytes; expected %zd items of %zd bytes",
+                 name, view->len, items, itemsize);
+    return -1;
+}
+
+/* The rows of a uint8 matrix of `width` bytes a row (a zero width has `fallback` rows,
+ * as a batch without tables has one empty table); -1 with ValueError when its length is
+ * no whole number of rows. */
+static inline Py_ssize_t
+matrix_rows(const Py_buffer *view, Py_ssize_t width, Py_ssize_t fallback, const char *name)
+{
+    if (width < 0 || (width == 0 && view->len) || (width && view->len % width)) {
+        PyErr_Format(PyExc_ValueError, "%s has %zd bytes, not rows of %zd bytes", name,
+                     view->len, width);
+        return -1;
+    }
+    return width ? view->len / width : fallback;
+}
+
+/* Releases every buffer of `views` that PyArg_ParseTuple filled (obj set). */
+static inline void
+release_all(Py_buffer *views, size_t count)
+{
+    for (size_t i = 0; i < count; i++)
+        if (views[i].obj)
+            PyBuffer_Release(&views[i]);
+}
+
+#endif

@@ -1,0 +1,30 @@
+"""Types of the compiled ``_points`` module (``_points.c``): the discard games' kept sums
+and figures, and checks survived against a table. Arrays are C-contiguous."""
+
+import numpy as np
+import numpy.typing as npt
+
+def discard_totals(
+    values: npt.NDArray[np.uint16],
+    strengths: npt.NDArray[np.uint16],
+    lows: npt.NDArray[np.uint16],
+    heads: npt.NDArray[np.int16],
+    instants: npt.NDArray[np.bool_],
+    hands: npt.NDArray[np.uint8],
+    hand_size: int,
+    tables: npt.NDArray[np.uint8],
+    table_size: int,
+    out_strength: npt.NDArray[np.uint16],
+    out_low: npt.NDArray[np.uint16],
+    out_head: npt.NDArray[np.int16],
+    out_instant: npt.NDArray[np.bool_],
+    /,
+) -> None: ...
+def checks_survived(
+    order: npt.NDArray[np.uint8],
+    hands: npt.NDArray[np.uint8],
+    tables: npt.NDArray[np.uint8],
+    size: int,
+    out: npt.NDArray[np.uint8],
+    /,
+) -> None: ...

@@ -1,0 +1,286 @@
+/* The batch screen: whether a packed batch passes every card and size rule, in one pass.
+ *
+ * The batch form of evaluators/batch.py's ``check``, answering only yes or no: a batch it
+ * refuses goes to ``check``, which finds each problem and its sentence. The rules come in
+ * as numbers (the game's GameRules), the card ids as a table built by Python
+ * (``batch.card_bits``: byte -> 1 << id, 0 for the padding byte, a flag bit for a byte that
+ * is no card), so nothing here names a game or restates the deck.
+ *
+ * Per row, each byte's bit is added and OR-ed: the sum differs from the OR exactly when a
+ * card repeats (no carry can reach a card's bit: at most 64 bytes of bits below 2^54). The
+ * loop runs with the GIL released.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+typedef struct {
+    const uint64_t *bits;      /* byte -> card bit, 0 for padding, flag bits otherwise */
+    const uint64_t *rank_bits; /* byte -> rank bit for the deck's cards, 0 otherwise */
+    uint64_t refused;          /* bits no row may hold: not a card, jokers unless allowed */
+    uint8_t padding;
+    long hand_min, hand_max, table_min, table_max, cards_min, cards_max;
+    int distinct_table_ranks;
+} Rules;
+
+typedef struct {
+    uint64_t any;    /* OR of the row's bits */
+    uint64_t sum;    /* sum of the row's bits: equal to ``any`` when no card repeats */
+    long filled;     /* bytes other than padding */
+} Row;
+
+static inline Row read_row(const Rules *rules, const uint8_t *row, Py_ssize_t width)
+{
+    Row out = {0, 0, 0};
+    for (Py_ssize_t k = 0; k < width; k++) {
+        uint64_t bit = rules->bits[row[k]];
+        out.any |= bit;
+        out.sum += bit;
+        out.filled += row[k] != rules->padding;
+    }
+    return out;
+}
+
+static inline int within(long count, long low, long high)
+{
+    return low <= count && count <= high;
+}
+
+/* Whether one table row passes on its own: cards only, no repeat, its size, its ranks. */
+static inline int table_ok(const Rules *rules, const uint8_t *row, Py_ssize_t width, Row t)
+{
+    if ((t.any & rules->refused) || t.any != t.sum)
+        return 0;
+    if (!within(t.filled, rules->table_min, rules->table_max))
+        return 0;
+    if (rules->distinct_table_ranks) {
+        uint64_t ranks = 0, rank_sum = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            ranks |= rules->rank_bits[row[k]];
+            rank_sum += rules->rank_bits[row[k]];
+        }
+        if (ranks != rank_sum)
+            return 0;
+    }
+    return 1;
+}
+
+static inline int hand_ok(const Rules *rules, Row h, Row t)
+{
+    return !(h.any & rules->refused) && h.any == h.sum && !(h.any & t.any)
+           && within(h.filled, rules->hand_min, rules->hand_max)
+           && within(h.filled + t.filled, rules->cards_min, rules->cards_max);
+}
+
+/* The rows of a batch with one shared table; a constant width lets the compiler unroll. */
+static inline int shared_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                              Py_ssize_t width, Row table)
+{
+    int ok = 1;
+    for (Py_ssize_t i = 0; i < count; i++)
+        ok &= hand_ok(rules, read_row(rules, hands + i * width, width), table);
+    return ok;
+}
+
+/* The same when no byte pads: every row holds ``width`` bytes, so the sizes were checked
+ * once, and a row passes when its bits hold no refused or table card and no repeat. */
+static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                            Py_ssize_t width, uint64_t refused)
+{
+    uint64_t bad = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = hands + i * width;
+        uint64_t any = 0, sum = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            uint64_t bit = rules->bits[row[k]];
+            any |= bit;
+            sum += bit;
+        }
+        bad |= (any & refused) | (any ^ sum);
+    }
+    return bad == 0;
+}
+
+static int screen_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                         Py_ssize_t width, const uint8_t *table, Py_ssize_t table_width)
+{
+    Row t = read_row(rules, table, table_width);
+    if (!table_ok(rules, table, table_width, t))
+        return 0;
+    if (!memchr(hands, rules->padding, (size_t)(count * width))) {
+        if (!within(width, rules->hand_min, rules->hand_max)
+            || !within(width + t.filled, rules->cards_min, rules->cards_max))
+            return 0;
+        uint64_t refused = rules->refused | t.any;
+        switch (width) {
+        case 5: return full_rows(rules, hands, count, 5, refused);
+        case 6: return full_rows(rules, hands, count, 6, refused);
+        case 7: return full_rows(rules, hands, count, 7, refused);
+        default: return full_rows(rules, hands, count, width, refused);
+        }
+    }
+    switch (width) {
+    case 5: return shared_rows(rules, hands, count, 5, t);
+    case 6: return shared_rows(rules, hands, count, 6, t);
+    case 7: return shared_rows(rules, hands, count, 7, t);
+    default: return shared_rows(rules, hands, count, width, t);
+    }
+}
+
+/* Hands with a table each and no padding: sizes checked once, then per row the bits. */
+static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                                Py_ssize_t width, const uint8_t *tables,
+                                Py_ssize_t table_width)
+{
+    uint64_t bad = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = hands + i * width, *table = tables + i * table_width;
+        uint64_t any = 0, sum = 0, table_any = 0, table_sum = 0, ranks = 0, rank_sum = 0;
+        for (Py_ssize_t k = 0; k < width; k++) {
+            uint64_t bit = rules->bits[row[k]];
+            any |= bit;
+            sum += bit;
+        }
+        for (Py_ssize_t k = 0; k < table_width; k++) {
+            uint64_t bit = rules->bits[table[k]];
+            table_any |= bit;
+            table_sum += bit;
+        }
+        if (rules->distinct_table_ranks) {
+            for (Py_ssize_t k = 0; k < table_width; k++) {
+                uint64_t bit = rules->rank_bits[table[k]];
+                ranks |= bit;
+                rank_sum += bit;
+            }
+        }
+        bad |= ((any | table_any) & rules->refused) | (any & table_any) | (any ^ sum)
+               | (table_any ^ table_sum) | (ranks ^ rank_sum);
+    }
+    return bad == 0;
+}
+
+static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                      Py_ssize_t width, const uint8_t *tables, Py_ssize_t table_width)
+{
+    if (!memchr(hands, rules->padding, (size_t)(count * width))
+        && !memchr(tables, rules->padding, (size_t)(count * table_width))) {
+        return within(width, rules->hand_min, rules->hand_max)
+               && within(table_width, rules->table_min, rules->table_max)
+               && within(width + table_width, rules->cards_min, rules->cards_max)
+               && full_own_rows(rules, hands, count, width, tables, table_width);
+    }
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *table = tables + i * table_width;
+        Row t = read_row(rules, table, table_width);
+        if (!table_ok(rules, table, table_width, t)
+            || !hand_ok(rules, read_row(rules, hands + i * width, width), t))
+            return 0;
+    }
+    return 1;
+}
+
+static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->ndim != 2 || view->itemsize != 1) {
+        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8", what);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t entries, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
+        return -1;
+    if (view->len != entries * (Py_ssize_t)sizeof(uint64_t)) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd uint64", what, entries);
+        PyBuffer_Release(view);
+        return -1;
+    }
+    return 0;
+}
+
+PyDoc_STRVAR(all_valid_doc,
+"all_valid(hands, tables, bits, rank_bits, refused, padding, hand_min, hand_max,\n"
+"          table_min, table_max, cards_min, cards_max, distinct_table_ranks) -> bool\n\n"
+"True when every row of ``hands`` (N, w) with its table (a row of ``tables``, 1 or N rows)\n"
+"keeps the rules: ``bits`` and ``rank_bits`` are 256 uint64 each (byte -> card bit, byte ->\n"
+"rank bit), ``refused`` the bits no row may hold. False for N = 0.");
+
+static PyObject *all_valid(PyObject *module, PyObject *args)
+{
+    PyObject *hands_obj, *tables_obj, *bits_obj, *rank_bits_obj;
+    unsigned long long refused;
+    unsigned char padding;
+    Rules rules;
+    if (!PyArg_ParseTuple(args, "OOOOKbllllllp", &hands_obj, &tables_obj, &bits_obj,
+                          &rank_bits_obj, &refused, &padding, &rules.hand_min,
+                          &rules.hand_max, &rules.table_min, &rules.table_max,
+                          &rules.cards_min, &rules.cards_max, &rules.distinct_table_ranks))
+        return NULL;
+    rules.refused = refused;
+    rules.padding = padding;
+    Py_buffer hands, tables, bits, rank_bits;
+    if (get_rows(hands_obj, &hands, "hands") < 0)
+        return NULL;
+    if (get_rows(tables_obj, &tables, "tables") < 0) {
+        PyBuffer_Release(&hands);
+        return NULL;
+    }
+    if (get_table(bits_obj, &bits, 256, "bits") < 0) {
+        PyBuffer_Release(&hands);
+        PyBuffer_Release(&tables);
+        return NULL;
+    }
+    if (get_table(rank_bits_obj, &rank_bits, 256, "rank_bits") < 0) {
+        PyBuffer_Release(&hands);
+        PyBuffer_Release(&tables);
+        PyBuffer_Release(&bits);
+        return NULL;
+    }
+    Py_ssize_t count = hands.shape[0], width = hands.shape[1];
+    Py_ssize_t table_rows = tables.shape[0], table_width = tables.shape[1];
+    int ok = 0;
+    if (width > 64 || table_width > 64) {
+        PyErr_SetString(PyExc_ValueError, "rows of at most 64 bytes");
+    } else if (table_rows != 1 && table_rows != count) {
+        PyErr_SetString(PyExc_ValueError, "tables must have 1 row or one per hand");
+    } else if (count > 0) {
+        rules.bits = bits.buf;
+        rules.rank_bits = rank_bits.buf;
+        const uint8_t *h = hands.buf, *t = tables.buf;
+        Py_BEGIN_ALLOW_THREADS
+        ok = table_rows == 1 ? screen_shared(&rules, h, count, width, t, table_width)
+                             : screen_own(&rules, h, count, width, t, table_width);
+        Py_END_ALLOW_THREADS
+    }
+    PyBuffer_Release(&hands);
+    PyBuffer_Release(&tables);
+    PyBuffer_Release(&bits);
+    PyBuffer_Release(&rank_bits);
+    if (PyErr_Occurred())
+        return NULL;
+    return PyBool_FromLong(ok);
+}
+
+static PyMethodDef methods[] = {
+    {"all_valid", all_valid, METH_VARARGS, all_valid_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    "evaluators.kernels._screen",
+    "The batch screen (evaluators/batch.py's check, yes or no), GIL released.",
+    -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__screen(void)
+{
+    return PyModule_Create(&module);
+}

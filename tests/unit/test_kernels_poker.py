@@ -1,0 +1,224 @@
+"""The compiled poker kernel and batch screen, held exactly to their numpy references.
+
+Poker: every 5-card hand and (slow) every 6-card hand, millions of random 7-card hands,
+flush-dense deals, hole cards on shared and per-hand boards, padding; each equal to
+``reference_batch`` (the numpy path) in strength and value, for Poker high and Grocery
+Store Dots. Screen: random bytes, per row and per batch, equal to ``batch.check``'s verdict
+for every game.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from itertools import chain, combinations
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from evaluators import batch, poker
+from evaluators.cards import EMPTY, JOKER_2, InvalidRequest
+from evaluators.games import grocery_store_dots, poker_high
+from evaluators.inputs import Game, Options
+from evaluators.kernels import _poker
+from evaluators.registry import GAMES
+from evaluators.results import BatchResult
+
+Matrix = npt.NDArray[np.uint8]
+OPTIONS = Options()
+NO_TABLE = np.zeros((1, 0), dtype=np.uint8)
+GAMES_SCORED = (poker_high, grocery_store_dots)
+
+
+def assert_equal(got: BatchResult, want: BatchResult) -> None:
+    for name in ("strength", "low_strength", "value", "instant_win"):
+        mine, theirs = getattr(got, name), getattr(want, name)
+        assert mine.dtype == theirs.dtype, name
+        assert np.array_equal(mine, theirs), name
+
+
+def assert_kernel_is_reference(hands: Matrix, tables: Matrix = NO_TABLE) -> None:
+    for game in GAMES_SCORED:
+        got = game.evaluate_batch(hands, tables, OPTIONS)
+        assert_equal(got, game.reference_batch(hands, tables, OPTIONS))
+
+
+def random_deals(count: int, size: int, seed: int, deck: int = 52) -> Matrix:
+    """``count`` rows of ``size`` distinct cards of ``range(deck)``."""
+    rng = np.random.default_rng(seed)
+    order = rng.permuted(np.tile(np.arange(deck, dtype=np.uint8), (count, 1)), axis=1)
+    return np.ascontiguousarray(order[:, :size])
+
+
+def combinations_above(start: int, size: int) -> Matrix:
+    """Every ``size`` cards of ``start..51``, in ``combinations`` order."""
+    flat = chain.from_iterable(combinations(range(start, 52), size))
+    count = len(range(start, 52))
+    total = 1
+    for k in range(size):
+        total = total * (count - k) // (k + 1)
+    return np.fromiter(flat, dtype=np.uint8, count=total * size).reshape(-1, size)
+
+
+def every_hand(size: int) -> Iterator[Matrix]:
+    """Every ``size``-card hand, a chunk per lowest card (the rest from combinations)."""
+    for first in range(52 - size + 1):
+        rest = combinations_above(first + 1, size - 1)
+        yield np.hstack([np.full((len(rest), 1), first, dtype=np.uint8), rest])
+
+
+def test_every_five_card_hand_scores_as_the_numpy_reference() -> None:
+    for chunk in every_hand(5):
+        assert_kernel_is_reference(chunk)
+
+
+@pytest.mark.slow
+def test_every_six_card_hand_scores_as_the_numpy_reference() -> None:
+    for chunk in every_hand(6):
+        assert_kernel_is_reference(chunk)
+
+
+def test_random_seven_card_hands_score_as_the_numpy_reference() -> None:
+    assert_kernel_is_reference(random_deals(300_000, 7, seed=1))
+
+
+@pytest.mark.slow
+def test_millions_of_random_seven_card_hands_score_as_the_numpy_reference() -> None:
+    for seed in range(8):
+        assert_kernel_is_reference(random_deals(500_000, 7, seed=100 + seed))
+
+
+@pytest.mark.parametrize("size", [5, 6, 7])
+def test_flush_dense_hands_score_as_the_numpy_reference(size: int) -> None:
+    # From two suits' worth of ids (0..25 is ranks 2-8, all suits; the low ranks crowd),
+    # and from one suit alone: flushes, straight flushes and paired flushes everywhere.
+    assert_kernel_is_reference(random_deals(100_000, size, seed=size, deck=26))
+    suited = np.arange(0, 52, 4, dtype=np.uint8)
+    rows = random_deals(20_000, size, seed=10 + size, deck=13)
+    assert_kernel_is_reference(suited[rows] + np.uint8(size % 4))
+
+
+@pytest.mark.parametrize(("hole", "board"), [(2, 5), (2, 3), (1, 4), (3, 4), (5, 0)])
+def test_hole_cards_on_boards_score_as_the_numpy_reference(hole: int, board: int) -> None:
+    deals = random_deals(50_000, hole + board, seed=hole * 10 + board)
+    hands, boards = deals[:, :hole], deals[:, hole:]
+    assert_kernel_is_reference(np.ascontiguousarray(hands), np.ascontiguousarray(boards))
+    shared = boards[:1]
+    fits = ~np.isin(hands, shared).any(axis=1)
+    assert_kernel_is_reference(np.ascontiguousarray(hands[fits]), np.ascontiguousarray(shared))
+
+
+def test_padding_anywhere_scores_as_the_numpy_reference() -> None:
+    deals = random_deals(50_000, 7, seed=7)
+    rng = np.random.default_rng(7)
+    padded = np.full((len(deals), 10), EMPTY, dtype=np.uint8)
+    places = np.argsort(rng.random((len(deals), 10)), axis=1)[:, :7]
+    np.put_along_axis(padded, places, deals, axis=1)
+    assert_kernel_is_reference(padded)
+    table = np.full((1, 3), EMPTY, dtype=np.uint8)
+    assert_kernel_is_reference(padded, table)
+
+
+def test_an_empty_batch_scores_nothing() -> None:
+    for game in GAMES_SCORED:
+        got = game.evaluate_batch(np.zeros((0, 7), dtype=np.uint8), NO_TABLE, OPTIONS)
+        assert_equal(got, game.reference_batch(np.zeros((0, 7), np.uint8), NO_TABLE, OPTIONS))
+
+
+def test_the_kernel_refuses_outputs_of_the_wrong_size_or_type() -> None:
+    hands = random_deals(10, 7, seed=3)
+    tables = poker._kernel_tables()
+    with pytest.raises(ValueError, match="strength"):
+        _poker.evaluate(tables, hands, NO_TABLE, np.empty(9, np.uint16), None, None)
+    with pytest.raises(ValueError, match="dots"):
+        _poker.evaluate(tables, hands, NO_TABLE, np.empty(10, np.uint16), None, np.empty(10))
+    with pytest.raises(ValueError, match="table_rows"):
+        _poker.evaluate(tables, hands, hands[:2], np.empty(10, np.uint16), None, None)
+
+
+def test_any_bytes_read_inside_the_tables() -> None:
+    # Unscreened rows (any byte, more than 7 cards) give meaningless figures, not a fault.
+    rows = np.random.default_rng(5).integers(0, 256, (20_000, 64), dtype=np.uint8)
+    for game in GAMES_SCORED:
+        assert len(game.evaluate_batch(rows, rows[:1], OPTIONS).strength) == len(rows)
+
+
+def screened(game: Game, hands: Matrix, tables: Matrix) -> tuple[bool, bool]:
+    """(the compiled screen's verdict, the reference ``check``'s) on one batch."""
+    rules = GAMES[game]
+    try:
+        batch.check(rules, hands, tables)
+        passed = True
+    except InvalidRequest:
+        passed = False
+    return batch.all_valid(rules, hands, tables), passed
+
+
+def random_bytes(rng: np.random.Generator, rows: int, width: int, deck: int) -> Matrix:
+    """Mostly cards of a small deck (repeats common), some padding, jokers and non-cards."""
+    picks = rng.integers(0, deck, (rows, width), dtype=np.uint8)
+    noise = rng.random((rows, width))
+    odd = rng.choice(np.array([EMPTY, 52, JOKER_2, 54, 200], dtype=np.uint8), (rows, width))
+    return np.where(noise < 0.15, odd, picks).astype(np.uint8)
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_the_screen_on_random_bytes_gives_the_reference_verdict_row_by_row(game: Game) -> None:
+    rules = GAMES[game]
+    rng = np.random.default_rng(len(game.value))
+    verdicts = set()
+    for _ in range(600):
+        width = int(rng.integers(1, rules.hand_max + 2))
+        table_width = int(rng.integers(0, rules.table_max + 2))
+        deck = int(rng.choice([12, 52]))
+        hands = random_bytes(rng, 1, width, deck)
+        tables = random_bytes(rng, 1, table_width, deck)
+        got, want = screened(game, hands, tables)
+        assert got == want, (hands.tolist(), tables.tolist())
+        verdicts.add(want)
+    assert verdicts == {True, False}
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_the_screen_on_random_batches_gives_the_reference_verdict(game: Game) -> None:
+    # Batches of valid deals with one row spoiled at a random place, or none.
+    rules = GAMES[game]
+    rng = np.random.default_rng(1000 + len(game.value))
+    for shared in (True, False):
+        for _ in range(40):
+            count = int(rng.integers(1, 300))
+            hand_size = rules.hand_max
+            table_size = rules.table_max
+            deals = random_deals(count, hand_size + table_size, int(rng.integers(1 << 30)))
+            hands = np.ascontiguousarray(deals[:, :hand_size])
+            tables = np.ascontiguousarray(deals[: 1 if shared else count, hand_size:])
+            if shared:
+                hands = hands[~np.isin(hands, tables[0]).any(axis=1)]
+                if not len(hands):
+                    continue
+            if rng.random() < 0.7:
+                target = hands if rng.random() < 0.7 or not table_size else tables
+                row, place = int(rng.integers(len(target))), int(rng.integers(target.shape[1]))
+                target[row, place] = rng.choice([EMPTY, 52, 60, int(target[row, 0])])
+            got, want = screened(game, hands, tables)
+            assert got == want
+
+
+def test_a_build_without_the_kernels_fails_on_import_naming_the_fix() -> None:
+    blocked = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path=None, target=None):\n"
+        "        if name.startswith('evaluators.kernels._'):\n"
+        "            raise ImportError(f'no module named {name}')\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import evaluators.batch\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", blocked], capture_output=True, text=True, timeout=120, check=False
+    )
+    assert run.returncode != 0
+    assert "pip install -e ." in run.stderr
+    assert "gcc" in run.stderr
