@@ -1,15 +1,22 @@
-"""Per-process limits: how much work runs at once, how long a call without a deadline may
-take, how long a stream may sit idle, and how large a message may be.
+"""Per-process limits: how much work runs at once and what it may cost, how long a call
+without a deadline may take, how long a stream may sit idle, and how large a message may be.
 
-Admission counts work in progress, not open calls: a unary call takes a slot while it
-runs, a stream takes one for each message while that message is being scored (never while
-it waits for the next). With every slot taken, the call (or the stream message) is
-answered RESOURCE_EXHAUSTED at once, nothing queued behind the busy ones; a stream's
-refused message gets its ``error`` and the stream goes on. A batch's slot is held until its
-thread has stopped, so a cancelled batch still counts until it has really let go. The count
-is per process; ``--workers N`` admits N times as many. Health and reflection are outside
-it (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
-``maximum_concurrent_rpcs`` is not used: it counts open streams and health checks.)
+Two lanes. Work scored on the loop (a unary call, a stream's message, a batch of one
+chunk) takes a slot of ``Admission`` while it runs (never while a stream waits for its
+next message); a stream's refused message gets its ``error`` and the stream goes on.
+Batches and Odds reserve their cost first (``CostAdmission``): CPU and working memory
+estimated from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's
+bytes, against per-process budgets derived from the pod's limits (``cost_budgets``); a
+call that does not fit waits briefly, first come first served, then is refused
+RESOURCE_EXHAUSTED naming the budget, and one connection (``context.peer()``) may hold only
+``peer_share`` of either budget. A call in the pool holds its working set until its thread
+has stopped (a cancelled batch counts until it has really let go) and a batch's reply
+until gRPC reports the call done, sent or cancelled: replies a client never reads stay
+counted. Expensive calls never take the loop's slots, so they cannot crowd out cheap ones.
+Counts are per process; ``--workers N`` admits N times as many. Health and reflection are
+outside both (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
+``maximum_concurrent_rpcs`` is not used: it counts open streams, health checks and calls
+whose reply is stuck behind a window of 0, so such a client locks everyone out.)
 
 Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
