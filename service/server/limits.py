@@ -250,8 +250,9 @@ class CostAdmission:
     A call fits when the process's CPU and memory reserved, and its peer's, stay within
     the budgets (one call larger than a whole budget fits only when nothing else holds
     it, so no call is refused for ever), and, for a call bound for the pool, a slot is
-    free. One that does not fit waits, first come first served, up to its wait, then is
-    refused with ``OverBudget`` naming what was full. Counters are guarded by a lock
+    free. One that does not fit a budget waits, first come first served, up to its wait,
+    then is refused with ``OverBudget`` naming what was full; one that finds every slot
+    taken or its peer over its share is refused at once. Counters are guarded by a lock
     (work ends on pool threads); waiters are woken on the event loop.
 
     ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
@@ -283,7 +284,7 @@ class CostAdmission:
                 return held
         if full is None:
             full = "the server is busy with calls that came first"
-        if wait <= 0 or PEER_FULL in full:
+        if wait <= 0 or full.startswith((PEER_FULL, SLOTS_FULL)):
             self._refused()
             raise OverBudget(full)
         waiting = sum(w[1].working + w[1].reply for w in self._waiting)
@@ -315,7 +316,7 @@ class CostAdmission:
         memory = call.working + call.reply
         peer = self._peers.get(call.peer, [0.0, 0.0])
         if call.pooled and self.running >= budgets.slots:
-            return f"all {budgets.slots} threads for batches and Odds are busy"
+            return f"{SLOTS_FULL} {budgets.slots} threads for batches and Odds are busy"
         if self.cpu and self.cpu + call.cpu > budgets.cpu_seconds:
             return (
                 f"this call needs ~{call.cpu:.3g} CPU-s and the server's CPU budget "
@@ -438,6 +439,9 @@ PEER_FULL = "this connection already holds"
 """How a refusal over a peer's share begins: such a call is refused without waiting (the
 peer is the one keeping itself out), and so is one when the calls already waiting hold
 the memory budget's size (a waiting call holds its request)."""
+SLOTS_FULL = "all"
+"""How a refusal for want of a pool slot begins: refused at once, as ``--max-concurrent-
+rpcs`` has always been (nothing queues behind the busy ones)."""
 IDLE_SECONDS = 1.0
 """How long no call may hold a working set before the cost lane's ``on_idle`` runs."""
 
