@@ -24,17 +24,15 @@ class UnitCost:
 
 @dataclass(frozen=True)
 class CallCost:
-    """A whole call's estimate: CPU seconds, and the most memory its work holds at once
-    (``working_bytes``, given back when the work ends) and its reply (``reply_bytes``,
-    held until the reply has left)."""
+    """A whole call's estimate: CPU seconds, the most memory its work holds at once
+    (``working_bytes``, given back when the work ends), and its request's and its reply's
+    bytes (``request_bytes``, ``reply_bytes``), which the service holds until the call is
+    over (the reply until it has left)."""
 
     cpu_seconds: float
     working_bytes: int
     reply_bytes: int = 0
-
-    @property
-    def memory_bytes(self) -> int:
-        return self.working_bytes + self.reply_bytes
+    request_bytes: int = 0
 
 
 BATCH_HAND_COST = UnitCost(cpu_ns=128, bytes=64)
@@ -43,8 +41,8 @@ hands, read, scored and the reply written)."""
 
 
 def batch_cost(per_hand: UnitCost, hands: int, request_bytes: int, reply_bytes: int) -> CallCost:
-    """A batch of ``hands``: their CPU, their working set and the request's bytes (held
-    while it runs), and a reply of ``reply_bytes``."""
+    """A batch of ``hands``: their CPU and working set, its request's bytes and a reply of
+    ``reply_bytes``."""
     return CallCost(
-        hands * per_hand.cpu_ns / 1e9, hands * per_hand.bytes + request_bytes, reply_bytes
+        hands * per_hand.cpu_ns / 1e9, hands * per_hand.bytes, reply_bytes, request_bytes
     )

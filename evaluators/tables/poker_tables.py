@@ -20,7 +20,8 @@ Sizes (CPython 3.11, one core of an AMD EPYC; see ``builds.table_info()``):
 own build time is in ``builds.table_info()``, which a server exports as
 ``handeval_table_build_seconds``; docs/performance.md "Lookup tables"). That is under the
 one-second mark where a file cache would pay for itself, so there is none: nothing to go
-stale, nothing to write on a read-only root filesystem. A server builds them while warming up, before it serves.
+stale, nothing to write on a read-only root filesystem. A server builds them while warming
+up, before it serves.
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from typing import TextIO
 from evaluators.inputs import Game
 from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
+from service.cli.main import argument_error
 from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
 from service.client.typed_client import HandevalError, parse_game
 
@@ -32,8 +33,6 @@ def _game(text: str) -> Game:
     try:
         return parse_game(text)
     except HandevalError as error:
-        from service.cli.main import argument_error
-
         raise argument_error(error) from None
 
 

@@ -1,15 +1,22 @@
-"""Per-process limits: how much work runs at once, how long a call without a deadline may
-take, how long a stream may sit idle, and how large a message may be.
+"""Per-process limits: how much work runs at once and what it may cost, how long a call
+without a deadline may take, how long a stream may sit idle, and how large a message may be.
 
-Admission counts work in progress, not open calls: a unary call takes a slot while it
-runs, a stream takes one for each message while that message is being scored (never while
-it waits for the next). With every slot taken, the call (or the stream message) is
-answered RESOURCE_EXHAUSTED at once, nothing queued behind the busy ones; a stream's
-refused message gets its ``error`` and the stream goes on. A batch's slot is held until its
-thread has stopped, so a cancelled batch still counts until it has really let go. The count
-is per process; ``--workers N`` admits N times as many. Health and reflection are outside
-it (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
-``maximum_concurrent_rpcs`` is not used: it counts open streams and health checks.)
+Two lanes. Work scored on the loop (a unary call, a stream's message, a batch of one
+chunk) takes a slot of ``Admission`` while it runs (never while a stream waits for its
+next message); a stream's refused message gets its ``error`` and the stream goes on.
+Batches and Odds reserve their cost first (``CostAdmission``): CPU and working memory
+estimated from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's
+bytes, against per-process budgets derived from the pod's limits (``cost_budgets``); a
+call that does not fit waits briefly, first come first served, then is refused
+RESOURCE_EXHAUSTED naming the budget, and one connection (``context.peer()``) may hold only
+``peer_share`` of either budget. A call in the pool holds its working set until its thread
+has stopped (a cancelled batch counts until it has really let go) and a batch's reply
+until gRPC reports the call done, sent or cancelled: replies a client never reads stay
+counted. Expensive calls never take the loop's slots, so they cannot crowd out cheap ones.
+Counts are per process; ``--workers N`` admits N times as many. Health and reflection are
+outside both (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
+``maximum_concurrent_rpcs`` is not used: it counts open streams, health checks and calls
+whose reply is stuck behind a window of 0, so such a client locks everyone out.)
 
 Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
@@ -27,6 +34,9 @@ extra ones wait in its own channel until one of its streams ends.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
+import sys
 import threading
 import time
 from collections import deque
@@ -217,13 +227,15 @@ class Reservation:
         self.pooled = pooled
         self.cpu = cost.cpu_seconds
         self.working = cost.working_bytes
-        self.reply = cost.reply_bytes
+        self.request = cost.request_bytes
+        self.reply = HELD_COPIES * (cost.reply_bytes + cost.request_bytes)
         self.working_held = True
         self.reply_held = True
 
     def work_done(self, reply_bytes: int | None = None) -> None:
-        """The work has ended (any thread): give back its CPU, working set and slot; the
-        reply's reservation becomes ``reply_bytes`` (its real size) when given."""
+        """The work has ended (any thread): give back its CPU, working set and slot; what
+        stays held until the call is over is then figured from the reply's real size,
+        ``reply_bytes``, when given."""
         self.lane.work_done(self, reply_bytes)
 
     def release(self, _done: Any = None) -> None:
@@ -238,8 +250,9 @@ class CostAdmission:
     A call fits when the process's CPU and memory reserved, and its peer's, stay within
     the budgets (one call larger than a whole budget fits only when nothing else holds
     it, so no call is refused for ever), and, for a call bound for the pool, a slot is
-    free. One that does not fit waits, first come first served, up to its wait, then is
-    refused with ``OverBudget`` naming what was full. Counters are guarded by a lock
+    free. One that does not fit a budget waits, first come first served, up to its wait,
+    then is refused with ``OverBudget`` naming what was full; one that finds every slot
+    taken or its peer over its share is refused at once. Counters are guarded by a lock
     (work ends on pool threads); waiters are woken on the event loop.
 
     ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
@@ -271,11 +284,11 @@ class CostAdmission:
                 return held
         if full is None:
             full = "the server is busy with calls that came first"
-        if wait <= 0 or PEER_FULL in full:
+        if wait <= 0 or full.startswith((PEER_FULL, SLOTS_FULL)):
             self._refused()
             raise OverBudget(full)
         waiting = sum(w[1].working + w[1].reply for w in self._waiting)
-        if waiting + cost.memory_bytes > self.budgets.memory_bytes:
+        if waiting + held.working + held.reply > self.budgets.memory_bytes:
             self._refused()
             raise OverBudget(f"{full}, and the calls waiting for room already hold its size")
         ready: asyncio.Future[Reservation] = self._loop.create_future()
@@ -303,7 +316,7 @@ class CostAdmission:
         memory = call.working + call.reply
         peer = self._peers.get(call.peer, [0.0, 0.0])
         if call.pooled and self.running >= budgets.slots:
-            return f"all {budgets.slots} threads for batches and Odds are busy"
+            return f"{SLOTS_FULL} {budgets.slots} threads for batches and Odds are busy"
         if self.cpu and self.cpu + call.cpu > budgets.cpu_seconds:
             return (
                 f"this call needs ~{call.cpu:.3g} CPU-s and the server's CPU budget "
@@ -358,9 +371,10 @@ class CostAdmission:
                 return
             call.working_held = False
             freed = call.working
-            if reply_bytes is not None and reply_bytes < call.reply:
-                freed += call.reply - reply_bytes
-                call.reply = reply_bytes
+            held = None if reply_bytes is None else HELD_COPIES * (reply_bytes + call.request)
+            if held is not None and held < call.reply:
+                freed += call.reply - held
+                call.reply = held
             self._give_back(call, call.cpu, freed, call.pooled)
             self._working -= 1
             idle = not self._working
@@ -416,10 +430,18 @@ class CostAdmission:
             self._waiting = deque(w for w in self._waiting if w[1] is not held)
 
 
+HELD_COPIES = 2
+"""Until a call is over, grpc.aio keeps its request twice (the bytes read and the parsed
+message, both referenced by the handler's frame) and its reply twice (our bytes and grpc
+core's copy waiting to be sent): measured, 96 replies of 1.3 MB stuck behind a window of
+0 held ~4 MB each."""
 PEER_FULL = "this connection already holds"
 """How a refusal over a peer's share begins: such a call is refused without waiting (the
 peer is the one keeping itself out), and so is one when the calls already waiting hold
 the memory budget's size (a waiting call holds its request)."""
+SLOTS_FULL = "all"
+"""How a refusal for want of a pool slot begins: refused at once, as ``--max-concurrent-
+rpcs`` has always been (nothing queues behind the busy ones)."""
 IDLE_SECONDS = 1.0
 """How long no call may hold a working set before the cost lane's ``on_idle`` runs."""
 
@@ -460,3 +482,20 @@ def cost_budgets(
         wait_seconds=wait_seconds,
         slots=slots,
     )
+
+
+POOL_NICENESS = 10
+"""How much lower the pool's threads run than the event loop (Linux per-thread nice)."""
+SWITCH_INTERVAL_SECONDS = 0.001
+"""How long a thread may hold the GIL while another waits (Python's default is 5 ms)."""
+
+
+def yield_to_the_loop() -> None:
+    """A pool thread's initializer: batches and Odds run at a lower OS priority, and the
+    process hands the GIL over sooner (``sys.setswitchinterval`` is process-wide; the
+    loop waits at most 1 ms for it rather than 5), so on busy cores the loop, which answers
+    every cheap call, comes first (``docs/reliability.md``, "Cost"). Raising one's own
+    niceness needs no privilege; where it fails (not Linux), nothing changes."""
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), POOL_NICENESS)

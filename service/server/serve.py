@@ -43,6 +43,7 @@ from service.server.build import (
 )
 from service.server.config import SettingError, Settings, add_serve_arguments, metrics_unavailable
 from service.server.drain import Drain
+from service.server.limits import yield_to_the_loop
 from service.server.logs import capture_stderr, configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import Caught, catch_signals
@@ -128,7 +129,11 @@ def _serve_process(settings: Settings, expose_metrics: bool) -> int:
     except OSError as error:
         log_event("error", logging.ERROR, message=metrics_unavailable(settings, error))
         return 1
-    pool = ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-batch")
+    pool = ThreadPoolExecutor(
+        max_workers=settings.threads,
+        thread_name_prefix="handeval-batch",
+        initializer=yield_to_the_loop,
+    )
     try:
         return asyncio.run(_serve(settings, caught, certificates, pool, http))
     finally:

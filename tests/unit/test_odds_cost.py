@@ -11,7 +11,7 @@ import pytest
 from evaluators.cards import card_text
 from evaluators.costs import CallCost
 from evaluators.inputs import Declaration, Game
-from evaluators.odds import CHUNK_BYTES, OddsLimits, odds, odds_cost
+from evaluators.odds import CHUNK_BYTES, CHUNK_SECONDS, OddsLimits, odds, odds_cost
 from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
 
 
@@ -67,3 +67,22 @@ def test_odds_cost_counts_runouts_times_seats_at_the_games_rate() -> None:
     assert cost.cpu_seconds == pytest.approx(1_814_400 * 15 * 128 / 1e9)
     sampled = odds_cost(request, 5_000_000)
     assert sampled.cpu_seconds == pytest.approx(5_000_000 * 15 * 128 / 1e9)
+
+
+@pytest.mark.parametrize(
+    ("request_of", "samples"), [(fifteen_seat_flop_a, 0), (poker_23_seats, 200_000)]
+)
+def test_odds_asks_keep_going_at_least_once_per_chunk_seconds_of_its_estimated_work(
+    request_of: Callable[[], OddsRequest], samples: int
+) -> None:
+    """So a passed deadline stops the work within about ``CHUNK_SECONDS`` of CPU."""
+    request = request_of()
+    asked = 0
+
+    def keep_going() -> bool:
+        nonlocal asked
+        asked += 1
+        return True
+
+    odds(request, samples=samples, seed=1, keep_going=keep_going)
+    assert asked >= odds_cost(request, samples).cpu_seconds / CHUNK_SECONDS

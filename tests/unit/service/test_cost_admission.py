@@ -22,9 +22,9 @@ def test_calls_within_the_budgets_are_admitted_at_once_and_give_everything_back(
         lane = CostAdmission(BUDGETS)
         first = await lane.reserve(CallCost(4.0, 20, 10), "a", pooled=True, wait=0)
         second = await lane.reserve(CallCost(4.0, 20, 10), "b", pooled=True, wait=0)
-        assert (lane.cpu, lane.memory, lane.running) == (8.0, 60, 2)
+        assert (lane.cpu, lane.memory, lane.running) == (8.0, 80, 2), "replies count twice"
         first.work_done(reply_bytes=4)
-        assert (lane.cpu, lane.memory, lane.running) == (4.0, 34, 1)
+        assert (lane.cpu, lane.memory, lane.running) == (4.0, 48, 1)
         first.release()
         second.release()
         first.release()
@@ -33,11 +33,12 @@ def test_calls_within_the_budgets_are_admitted_at_once_and_give_everything_back(
     run(scenario())
 
 
-def test_a_reply_stays_reserved_after_its_work_until_the_call_is_done() -> None:
+def test_a_reply_and_request_stay_reserved_after_the_work_until_the_call_is_done() -> None:
     async def scenario() -> None:
         lane = CostAdmission(BUDGETS)
-        held = await lane.reserve(CallCost(1.0, 10, 40), "a", pooled=True, wait=0)
-        held.work_done(reply_bytes=40)
+        held = await lane.reserve(CallCost(1.0, 10, 30, request_bytes=10), "a", True, wait=0)
+        held.work_done(reply_bytes=30)
+        assert lane.memory == 2 * (30 + 10)
         with pytest.raises(OverBudget, match="memory budget"):
             await lane.reserve(CallCost(1.0, 50, 20), "b", pooled=True, wait=0)
         held.release()
