@@ -93,4 +93,4 @@ def test_callers_floods_and_sigterm_leave_only_json_lines_on_stderr(
     unsent = server.named("reply_unsent")
     assert all("stack" not in line and len(json.dumps(line)) < 400 for line in unsent)
     per_second = Counter(line["time"][:19] for line in unsent)
-    assert max(per_second.values(), default=0) <= NOISE_PER_SECOND
+    assert max(per_second.values(), default=0) <= 2 * NOISE_PER_SECOND, "one throttle window"

@@ -36,6 +36,7 @@ RSS_GROWTH_LIMIT_KIB = 32 * 1024
 """Measured: +1.4 MiB and 1 thread for 300 half-open connections (before: 300 threads)."""
 REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
 SCRAPERS = 16
+CACHED_SCRAPES = 6
 SCRAPE_FLOOD_SECONDS = 3.0
 SCRAPE_CPU_SHARE = 0.5
 """Of one core, for the whole server while 16 scrapers loop (before: a whole core)."""
@@ -175,20 +176,23 @@ def _handled_ok(text: str) -> float:
 def test_scrapes_within_a_second_share_one_render_and_a_later_one_sees_new_values(
     server: ServerProcess, stub: pb_grpc.HandEvaluatorStub
 ) -> None:
+    """Scrapes and calls taking turns for less than a render's age see at most two renders
+    (one may expire meanwhile); uncached, each scrape after a call would differ."""
     port = metrics_port(server)
     for _ in range(5):
         began = time.monotonic()
-        before = scrape(port)
-        stub.Evaluate(REQUEST, timeout=10)
-        again = scrape(port)
-        if time.monotonic() - began < RENDER_EVERY_S / 2:
+        bodies = []
+        for _ in range(CACHED_SCRAPES):
+            bodies.append(scrape(port))
+            stub.Evaluate(REQUEST, timeout=10)
+        if time.monotonic() - began < RENDER_EVERY_S:
             break
     else:
-        pytest.skip("the machine is too slow for two scrapes within half a second")
-    assert again == before, "the second scrape was rendered anew"
+        pytest.skip("the machine is too slow for 6 scrapes within a second")
+    assert len(set(bodies)) <= 2, "scrapes within a second were rendered anew"
     deadline = time.monotonic() + 10
-    while _handled_ok(scrape(port)) == _handled_ok(before):
-        assert time.monotonic() < deadline, "a scrape never showed the new call"
+    while _handled_ok(scrape(port)) <= _handled_ok(bodies[-1]):
+        assert time.monotonic() < deadline, "a scrape never showed the new calls"
         time.sleep(0.2)
 
 
