@@ -22,7 +22,7 @@ from evaluators import batch, poker
 from evaluators.cards import EMPTY, JOKER_2, InvalidRequest
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Game, Options
-from evaluators.kernels import _poker
+from evaluators.kernels import _poker, _screen
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 
@@ -146,14 +146,20 @@ def test_any_bytes_read_inside_the_tables() -> None:
 
 
 def screened(game: Game, hands: Matrix, tables: Matrix) -> tuple[bool, bool]:
-    """(the compiled screen's verdict, the reference ``check``'s) on one batch."""
+    """(the compiled screen's verdict, the reference ``check``'s) on one batch; a verdict
+    that says the hands or the tables hold no padding byte must be right."""
     rules = GAMES[game]
     try:
         batch.check(rules, hands, tables)
         passed = True
     except InvalidRequest:
         passed = False
-    return batch.all_valid(rules, hands, tables), passed
+    verdict = batch.screen(rules, hands, tables)
+    if verdict & _screen.HANDS_FULL:
+        assert EMPTY not in hands
+    if verdict & _screen.TABLES_FULL:
+        assert EMPTY not in tables
+    return bool(verdict), passed
 
 
 def random_bytes(rng: np.random.Generator, rows: int, width: int, deck: int) -> Matrix:
@@ -204,6 +210,18 @@ def test_the_screen_on_random_batches_gives_the_reference_verdict(game: Game) ->
                 target[row, place] = rng.choice([EMPTY, 52, 60, int(target[row, 0])])
             got, want = screened(game, hands, tables)
             assert got == want
+
+
+def test_full_rows_are_screened_as_full_and_padded_ones_are_not() -> None:
+    rules = GAMES[Game.POKER_HIGH]
+    hands = random_deals(1_000, 7, seed=9)
+    assert batch.screen(rules, hands, NO_TABLE) == (
+        _screen.PASSED | _screen.HANDS_FULL | _screen.TABLES_FULL
+    )
+    hands[500, 3] = EMPTY
+    padded = np.hstack([hands, np.full((len(hands), 1), EMPTY, dtype=np.uint8)])
+    assert batch.screen(rules, hands[:, :7], NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
+    assert batch.screen(rules, padded, NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
 
 
 def test_a_build_without_the_kernels_fails_on_import_naming_the_fix() -> None:
