@@ -2,8 +2,9 @@
 
 The contract (API.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
-byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
-bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to
+byte 255 pads a short hand or table. The whole batch is screened first (``screen``, one
+compiled pass), and any bad hand fails it all (no partial scores): ``check`` then finds
+every problem, vectorised, for an ``InvalidRequest`` naming up to
 ``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
 (``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
 the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
