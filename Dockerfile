@@ -1,27 +1,35 @@
 # handeval: gRPC on 50051, Prometheus /metrics on 9464.
 # Build:  docker build -t handeval:0.1.0 .
 # Run:    docker run --rm --read-only --tmpfs /tmp -p 50051:50051 -p 9464:9464 handeval:0.1.0
-# tests/test_dockerfile.py replays the build stage's COPY/RUN steps and the runtime ENV,
-# ENTRYPOINT and HEALTHCHECK in a fresh venv, so keep each step runnable outside Docker.
+# Offline (no image registry, no package index in the build): .ci/docker-build-offline TAG
+# builds this same file with local Debian bases and a wheelhouse, through the ARGs below;
+# tests/test_docker_image.py builds it that way, runs it and stops it.
 
-FROM python:3.11.13-slim-bookworm AS build
+# Both stages run one interpreter (same version, same path), so the build stage's venv
+# works in the runtime stage. The build base has gcc and the Python headers for the kernels.
+ARG BUILD_BASE=python:3.11.13-bookworm
+ARG BASE=python:3.11.13-slim-bookworm
+
+FROM ${BUILD_BASE} AS build
+# pip reads these from the environment: unset, it uses the package index; the offline build
+# sets PIP_NO_INDEX=1 and PIP_FIND_LINKS to a wheelhouse on loopback.
+ARG PIP_NO_INDEX
+ARG PIP_FIND_LINKS
 WORKDIR /src
-COPY pyproject.toml README.md ./
-COPY protos/ protos/
+COPY pyproject.toml setup.py README.md ./
 COPY evaluators/ evaluators/
 COPY service/ service/
-RUN python -m venv /opt/venv
+RUN python3 -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
-# Dependencies come from the project's own metadata (pyproject.toml), nothing else; pip
-# also byte-compiles everything, so the read-only runtime never writes .pyc files.
-# The lookup tables build in well under a second, below the point where a file cache
-# pays (evaluators/tables/poker_tables.py), so each process builds them at start. Running
-# the server's own warm-up here (every game, single and batch) fails the image build if
-# they cannot be built with the installed numpy.
+# Dependencies come from the project's own metadata (pyproject.toml), nothing else; setup.py
+# compiles the C kernels; pip byte-compiles everything, so the read-only runtime never
+# writes .pyc files. Running the server's own warm-up here (every game, single and batch)
+# fails the image build if the tables or the kernels do not work as installed (python -P:
+# import the installed package, not the uncompiled sources in the working directory).
 RUN pip install --no-cache-dir . \
- && python -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
+ && python -P -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
 
-FROM python:3.11.13-slim-bookworm AS runtime
+FROM ${BASE} AS runtime
 RUN groupadd --system --gid 10001 handeval \
  && useradd --system --no-log-init --uid 10001 --gid handeval \
       --home-dir /nonexistent --shell /usr/sbin/nologin handeval \

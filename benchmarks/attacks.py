@@ -18,6 +18,18 @@ port, then:
    ratio are added.
 
 Prints one JSON object. Bounded in count and time; nothing here is asserted.
+
+``--below`` runs instead the attacks below the servicer (issue 23), each on a fresh server
+of ``--checkout`` (``--compare`` is not used), the attackers in processes of their own
+(``benchmarks.transport_attacks``): ``burst`` (5,000 unary calls in flight on 50
+connections: codes, and how many ``grpc_server_handled_total`` counted), ``rapid_reset``
+and ``ping_flood`` (4 connections, ``--attack-seconds``: a polite client's p50 against
+quiet, the server's CPU against the attacker's, attacking connections the server ended),
+``scrapers`` (16 ``/metrics`` scrapers in a loop: polite p50 against quiet, server CPU),
+``log_flood`` (200 connections of timeouts, headers and dropped replies, then SIGTERM
+under load: lines on stderr that are not JSON), ``idle_connections`` (2,100 idle TCP
+connections to a server with 2,048 descriptors: 4 new calls meanwhile and 12 s later) and
+``sigterm`` (SIGTERM during unary calls and 10M-sample Odds: each call's code, time to exit).
 """
 
 from __future__ import annotations
@@ -29,13 +41,18 @@ import os
 import statistics
 import subprocess
 import sys
+import threading
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
 import grpc
 
-from service.client.typed_client import evaluate_request
+from benchmarks import transport_attacks
+from benchmarks.hostile_requests import cpu_seconds
+from benchmarks.launcher import ServerProcess, start_server
+from service.client.typed_client import evaluate_request, odds_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -46,13 +63,14 @@ ATTACK_PHASE_SECONDS = 30.0
 REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
 
 
-def start(checkout: Path) -> tuple[subprocess.Popen[str], str]:
-    """``handeval serve`` of ``checkout`` on 127.0.0.1, one worker; it and its target."""
+def start(checkout: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
+    """``handeval serve`` of ``checkout`` on 127.0.0.1, one worker unless ``extra`` flags
+    say otherwise; it and its target."""
     python = checkout / ".venv" / "bin" / "python"
     process = subprocess.Popen(
         [str(python if python.exists() else sys.executable), "-m", "service", "serve",
          "--host", "127.0.0.1", "--port", "0", "--metrics-port", "0", "--workers", "1",
-         "--max-connection-age-seconds", "0"],
+         "--max-connection-age-seconds", "0", *extra],
         cwd=checkout, env={**os.environ, "PYTHONPATH": str(checkout)},
         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -157,6 +175,284 @@ async def measure(target: str, other: str | None, options: argparse.Namespace) -
     return result
 
 
+def server_pids(process: subprocess.Popen[str]) -> list[int]:
+    """The server and its worker processes (``--workers`` above 1)."""
+    pids = [process.pid]
+    for task in Path(f"/proc/{process.pid}/task").iterdir():
+        pids += [int(p) for p in (task / "children").read_text().split()]
+    return pids
+
+
+async def cost_rows(checkout: Path, rows: list[str]) -> dict[str, Any]:
+    """``benchmarks.cost_attacks``' rows, each on a fresh server of ``checkout``."""
+    from benchmarks import cost_attacks
+
+    results: dict[str, Any] = {}
+    for row in rows:
+        workers = "2" if row == "odds_flood_96" else "1"
+        process, target = start(checkout, "--workers", workers)
+        try:
+            if workers != "1":
+                await asyncio.sleep(3.0)  # every worker ready
+            pids = server_pids(process)
+            if row == "odds_flood_24":
+                results[row] = await cost_attacks.odds_flood(target, 4, 24, polite)
+            elif row == "odds_flood_96":
+                results[row] = await cost_attacks.odds_flood(target, 8, 96, polite)
+            elif row == "exact_flop_a":
+                results[row] = await cost_attacks.exact_flop_a(target, pids)
+            elif row == "unread_replies":
+                results[row] = await cost_attacks.unread_replies(target, pids, polite)
+            elif row == "partial_uploads":
+                results[row] = await cost_attacks.partial_uploads(target, pids)
+        finally:
+            process.terminate()
+            process.wait(30)
+    return results
+
+
+COST_ROWS = ["odds_flood_24", "odds_flood_96", "exact_flop_a", "unread_replies", "partial_uploads"]
+
+
+# Below the servicer (--below) ---------------------------------------------------------
+
+BURST_CALLS = 5_000
+BURST_CONNECTIONS = 50
+ATTACK_CONNECTIONS = 4
+SCRAPERS = 16
+IDLE_CONNECTIONS = 2_100
+IDLE_FD_LIMIT = 2_048
+LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=10_000_000)
+
+
+def serve(checkout: Path, *flags: str, fd_limit: int = 0) -> ServerProcess:
+    """``handeval serve`` of ``checkout`` (its own Python when it has a .venv), stderr read
+    to the end; with ``fd_limit``, under that open-file limit."""
+    python = checkout / ".venv" / "bin" / "python"
+    command = [str(python if python.exists() else sys.executable), "-m", "service", "serve"]
+    if fd_limit:
+        command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", *command]
+    return start_server("--max-connection-age-seconds", "0", *flags, command=command,
+                        root=checkout)  # fmt: skip
+
+
+def _p50_ms(report: dict[str, Any]) -> float:
+    return float(report["p50_ms"])
+
+
+def _attacker(kind: str, target: str, seconds: float, connections: int) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "benchmarks.transport_attacks", kind, target,
+         "--seconds", str(seconds), "--connections", str(connections)],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+
+
+def _evaluate_totals(metrics_port: int) -> tuple[float, float]:
+    """Evaluate's ``grpc_server_started_total`` and summed ``grpc_server_handled_total``."""
+    with urllib.request.urlopen(f"http://127.0.0.1:{metrics_port}/metrics", timeout=30) as reply:
+        text = reply.read().decode()
+    started = handled = 0.0
+    for line in text.splitlines():
+        if 'grpc_method="Evaluate"' in line and line.startswith("grpc_server_started_total{"):
+            started += float(line.rsplit(" ", 1)[1])
+        elif 'grpc_method="Evaluate"' in line and line.startswith("grpc_server_handled_total{"):
+            handled += float(line.rsplit(" ", 1)[1])
+    return started, handled
+
+
+async def _burst(target: str) -> dict[str, int]:
+    channels = [
+        grpc.aio.insecure_channel(target, options=OWN_CONNECTION) for _ in range(BURST_CONNECTIONS)
+    ]
+    stubs = [pb_grpc.HandEvaluatorStub(channel) for channel in channels]
+    codes: dict[str, int] = {}
+
+    async def one(index: int) -> None:
+        try:
+            await stubs[index % BURST_CONNECTIONS].Evaluate(REQUEST, timeout=60)
+            code = "OK"
+        except grpc.aio.AioRpcError as error:
+            code = f"{error.code().name}: {error.details()}"
+        codes[code] = codes.get(code, 0) + 1
+
+    await asyncio.gather(*(one(i) for i in range(BURST_CALLS)))
+    for channel in channels:
+        await channel.close()
+    return codes
+
+
+def burst(checkout: Path) -> dict[str, Any]:
+    server = serve(checkout)
+    try:
+        port = server.metrics_port()
+        before = _evaluate_totals(port)
+        began = time.monotonic()
+        codes = asyncio.run(_burst(server.target))
+        seconds = time.monotonic() - began
+        time.sleep(1.0)
+        after = _evaluate_totals(port)
+    finally:
+        server.stop()
+    return {
+        "calls": BURST_CALLS, "codes": codes, "seconds": round(seconds, 2),
+        "started_counted": after[0] - before[0], "handled_counted": after[1] - before[1],
+    }  # fmt: skip
+
+
+def transport_attack(checkout: Path, kind: str, seconds: float) -> dict[str, Any]:
+    """A polite client quiet, then during the attack; and the server's CPU over the attack
+    with nobody else calling (a second attack as long), against the attacker's."""
+    server = serve(checkout)
+    try:
+        quiet = asyncio.run(polite(server.target, 500, ATTACK_PHASE_SECONDS))
+        attacker = _attacker(kind, server.target, seconds, ATTACK_CONNECTIONS)
+        time.sleep(1.0)
+        attacked = asyncio.run(polite(server.target, 10**6, seconds - 2.0))
+        result = json.loads(attacker.communicate()[0])
+        began = cpu_seconds(server.pid)
+        alone = _attacker(kind, server.target, seconds, ATTACK_CONNECTIONS)
+        alone_result = json.loads(alone.communicate()[0])
+        server_cpu = cpu_seconds(server.pid) - began
+        after = asyncio.run(polite(server.target, 200, ATTACK_PHASE_SECONDS))
+    finally:
+        server.stop()
+    return {
+        "quiet": quiet, "attacked": attacked, "after": after,
+        "p50_ratio": round(_p50_ms(attacked) / max(_p50_ms(quiet), 1e-3), 2),
+        "attacker": result, "attacker_alone": alone_result,
+        "server_cpu_s_alone": round(server_cpu, 2),
+        "server_to_attacker_cpu": round(server_cpu / max(alone_result["attacker_cpu_s"], 0.01), 1),
+    }  # fmt: skip
+
+
+def scrapers(checkout: Path, seconds: float) -> dict[str, Any]:
+    server = serve(checkout)
+    stop = threading.Event()
+    scrapes = [0]
+
+    def scrape_in_a_loop(port: int) -> None:
+        while not stop.is_set():
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as reply:
+                reply.read()
+            scrapes[0] += 1
+
+    try:
+        quiet = asyncio.run(polite(server.target, 500, ATTACK_PHASE_SECONDS))
+        port = server.metrics_port()
+        threads = [threading.Thread(target=scrape_in_a_loop, args=(port,)) for _ in range(SCRAPERS)]
+        began = cpu_seconds(server.pid)
+        for thread in threads:
+            thread.start()
+        attacked = asyncio.run(polite(server.target, 10**6, seconds))
+        stop.set()
+        for thread in threads:
+            thread.join()
+        server_cpu = cpu_seconds(server.pid) - began
+    finally:
+        server.stop()
+    return {"quiet": quiet, "scraped": attacked, "scrapes": scrapes[0],
+            "p50_ratio": round(_p50_ms(attacked) / max(_p50_ms(quiet), 1e-3), 2),
+            "server_cpu_s": round(server_cpu, 2)}  # fmt: skip
+
+
+def _load_until(target: str, stop: threading.Event, codes: dict[str, int], odds: bool) -> None:
+    with grpc.insecure_channel(target) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        while not stop.is_set():
+            try:
+                if odds:
+                    stub.Odds(LONG_ODDS, timeout=60)
+                else:
+                    stub.Evaluate(REQUEST, timeout=10)
+                code = "OK"
+            except grpc.RpcError as error:
+                code = f"{error.code().name}: {error.details()}"[:100]
+            key = ("odds " if odds else "evaluate ") + code
+            codes[key] = codes.get(key, 0) + 1
+            if code.startswith("UNAVAILABLE"):
+                return
+
+
+def _sigterm_under_load(server: ServerProcess) -> dict[str, Any]:
+    codes: dict[str, int] = {}
+    stop = threading.Event()
+    callers = [
+        threading.Thread(target=_load_until, args=(server.target, stop, codes, i == 0))
+        for i in range(5)
+    ]
+    for caller in callers:
+        caller.start()
+    time.sleep(2.0)
+    began = time.monotonic()
+    exit_code = server.stop()
+    took = time.monotonic() - began
+    stop.set()
+    for caller in callers:
+        caller.join()
+    return {"exit_code": exit_code, "exit_seconds": round(took, 2), "codes": codes}
+
+
+def log_flood(checkout: Path) -> dict[str, Any]:
+    server = serve(checkout, "--grace-seconds", "2")
+    began = time.monotonic()
+    transport_attacks.log_flood(server.port, 200)
+    flood_seconds = time.monotonic() - began
+    sigterm = _sigterm_under_load(server)
+    server.wait_for_event("stop", timeout=30)
+    lines = len(server.events) + len(server.other_lines)
+    return {"flood_seconds": round(flood_seconds, 2), "stderr_lines": lines,
+            "not_json": len(server.other_lines), "not_json_examples": server.other_lines[:3],
+            "sigterm": sigterm}  # fmt: skip
+
+
+def _calls(target: str, count: int) -> dict[str, int]:
+    codes: dict[str, int] = {}
+    for _ in range(count):
+        with grpc.insecure_channel(target, options=OWN_CONNECTION) as channel:
+            began = time.monotonic()
+            try:
+                pb_grpc.HandEvaluatorStub(channel).Evaluate(REQUEST, timeout=3)
+                code = "OK"
+            except grpc.RpcError as error:
+                code = error.code().name
+            code += f" in {time.monotonic() - began:.1f} s"
+            codes[code] = codes.get(code, 0) + 1
+    return codes
+
+
+def idle_connections(checkout: Path) -> dict[str, Any]:
+    server = serve(checkout, fd_limit=IDLE_FD_LIMIT)
+    try:
+        holder = _attacker("idle", server.target, 25.0, IDLE_CONNECTIONS)
+        time.sleep(8.0)
+        during = _calls(server.target, 4)
+        time.sleep(12.0)
+        later = _calls(server.target, 4)
+        held = json.loads(holder.communicate()[0])
+    finally:
+        server.stop()
+    return {"held": held, "new_calls_while_held": during, "new_calls_12_s_later": later}
+
+
+def sigterm(checkout: Path) -> dict[str, Any]:
+    return _sigterm_under_load(serve(checkout, "--grace-seconds", "10"))
+
+
+def below(checkout: Path, attack_seconds: float) -> dict[str, Any]:
+    print(f"load {Path('/proc/loadavg').read_text().strip()}", file=sys.stderr)
+    return {
+        "burst": burst(checkout),
+        "rapid_reset": transport_attack(checkout, "rapid-reset", attack_seconds),
+        "ping_flood": transport_attack(checkout, "ping-flood", min(attack_seconds, 10.0)),
+        "scrapers": scrapers(checkout, 10.0),
+        "log_flood": log_flood(checkout),
+        "idle_connections": idle_connections(checkout),
+        "sigterm": sigterm(checkout),
+        "load_after": Path("/proc/loadavg").read_text().strip(),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.attacks", description=__doc__)
     parser.add_argument("--checkout", type=Path, default=ROOT, help="tree whose server to run")
@@ -165,7 +461,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--calls", type=int, default=500)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument(
+        "--cost", nargs="*", choices=COST_ROWS, metavar="ROW",
+        help=f"run the cost attacks instead (benchmarks.cost_attacks): {', '.join(COST_ROWS)}; "
+        "none named: all",
+    )  # fmt: skip
+    parser.add_argument("--below", action="store_true", help="the attacks below the servicer")
+    parser.add_argument("--attack-seconds", type=float, default=20.0)
     options = parser.parse_args(argv)
+    if options.cost is not None:
+        checkout = options.checkout.resolve()
+        costs = asyncio.run(cost_rows(checkout, options.cost or COST_ROWS))
+        print(json.dumps({"checkout": str(options.checkout), **costs}))
+        return 0
+    if options.below:
+        report = below(options.checkout.resolve(), options.attack_seconds)
+        print(json.dumps({"checkout": str(options.checkout), **report}))
+        return 0
     process, target = start(options.checkout.resolve())
     processes = [process]
     try:

@@ -119,15 +119,16 @@ class ServerProcess:
             raise
 
 
-def server_env(extra: dict[str, str] | None = None) -> dict[str, str]:
-    """The environment for a child server: ours minus HANDEVAL_* and a Prometheus
-    multiprocess directory (settings come from flags only), plus ``extra``."""
+def server_env(extra: dict[str, str] | None = None, root: Path = ROOT) -> dict[str, str]:
+    """The environment for a child server of the checkout at ``root``: ours minus
+    HANDEVAL_* and a Prometheus multiprocess directory (settings come from flags only),
+    plus ``extra``."""
     env = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith("HANDEVAL_") and k != "PROMETHEUS_MULTIPROC_DIR"
     }
-    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), env.get("PYTHONPATH")]))
     env["PYTHONUNBUFFERED"] = "1"
     env.update(extra or {})
     return env
@@ -143,12 +144,14 @@ def start_server(
     wait_ready: bool = True,
     workers: int = 1,
     command: Sequence[str] = (),
+    root: Path = ROOT,
 ) -> ServerProcess:
     """Start ``command`` (default ``handeval serve``) with ``--host 127.0.0.1 --port 0
     --metrics-port 0 --workers N *args`` (a ``--workers`` in ``args`` is N); with
     ``wait_ready``, return once every worker has logged ``ready`` (so any of them may answer
     the health check) and health says SERVING. ``command`` is another program taking the serve
-    flags, e.g. ``python -m benchmarks.bench_service``."""
+    flags, e.g. ``python -m benchmarks.bench_service``. ``root``: the checkout whose code
+    runs (another one, e.g. the tree before a change, with ``command`` its own Python)."""
     flags = ("--host", "127.0.0.1", "--port", "0", "--metrics-port", "0")
     if "--workers" in args:
         workers = int(args[args.index("--workers") + 1])
@@ -156,8 +159,8 @@ def start_server(
         args = ("--workers", str(workers), *args)
     process = subprocess.Popen(
         [*(command or serve_command()), *flags, *args],
-        cwd=ROOT,
-        env=server_env(env),
+        cwd=root,
+        env=server_env(env, root),
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,

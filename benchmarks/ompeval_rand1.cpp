@@ -4,11 +4,13 @@
 //   g++ -O3 -msse4.2 -std=c++11 -I<checkout> ompeval_rand1.cpp <checkout>/omp/HandEvaluator.cpp
 // Usage: ompeval_rand1 HANDS_FILE ROUNDS VALUES_FILE
 // Reads N hands (7 card ids each, 4 * rank + suit, deuce = rank 0: OMPEval's ids and ours),
-// scores all of them ROUNDS times, printing each round's hands per second on its own line,
-// then writes each hand's value (uint16, higher is better) to VALUES_FILE.
+// scores all of them ROUNDS times, printing each round's hands per second on its own line
+// (per second of wall time, then per second of this thread's CPU time), then writes each
+// hand's value (uint16, higher is better) to VALUES_FILE.
 #include <omp/HandEvaluator.h>
 
 #include <chrono>
+#include <ctime>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -37,6 +39,8 @@ int main(int argc, char** argv)
     std::vector<uint16_t> values(count);
     unsigned sum = 0;
     for (int round = 0; round < rounds; ++round) {
+        timespec cpu_started, cpu_ended;
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_started);
         auto started = std::chrono::steady_clock::now();
         for (size_t i = 0; i < count; ++i) {
             const uint8_t* c = &cards[7 * i];
@@ -53,7 +57,10 @@ int main(int argc, char** argv)
             sum += value;
         }
         std::chrono::duration<double> seconds = std::chrono::steady_clock::now() - started;
-        std::printf("%.1f\n", count / seconds.count());
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu_ended);
+        double cpu = (cpu_ended.tv_sec - cpu_started.tv_sec)
+                     + 1e-9 * (cpu_ended.tv_nsec - cpu_started.tv_nsec);
+        std::printf("%.1f %.1f\n", count / seconds.count(), count / cpu);
         std::fflush(stdout);
     }
     std::FILE* out = std::fopen(argv[3], "wb");

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from benchmarks import grpc_bench, hands, odds_bench, peers
+from benchmarks import grpc_bench, hands, odds_bench, ompeval, peers
 from benchmarks.hands import NamedDeal
 from benchmarks.progress import Progress
 from evaluators import batch, poker
@@ -323,6 +323,31 @@ def run_peers(
     return rows
 
 
+OURS_VALIDATED = "ours: batch from bytes (validated)"
+
+
+def run_ompeval(where: str | None, config: Config, progress: Progress) -> tuple[list[Row], str]:
+    """OMPEval's Rand1 and our validated batch on the same 7-card hands, interleaved rounds
+    (``benchmarks.ompeval``): two rows, the ratio the median of per-round ratios; no rows
+    and the reason when there is no checkout."""
+    try:
+        measured = ompeval.compare(
+            ompeval.checkout(where), config.batch_hands, config.repeats, progress
+        )
+    except ompeval.OmpevalUnavailable as why:
+        return [], str(why)
+    ratio = {
+        "ratio_median_of_rounds": measured.ratio,
+        "cpu_ratio_median_of_rounds": measured.cpu_ratio,
+        "rounds": [list(pair) for pair in measured.rounds],
+    }
+    ours, theirs = measured.median(0)[0], measured.median(1)[0]
+    return [
+        Row("peers", "poker-7", ompeval.NAME, theirs, count=measured.hands),
+        Row("peers", "poker-7", OURS_VALIDATED, ours, count=measured.hands, extra=ratio),
+    ], ""
+
+
 def run_tonk_sizes(deals: Sequence[NamedDeal], config: Config, progress: Progress) -> list[Row]:
     """Our Tonk single and batch rates on the peer-only deals (5, 7, 9 cards)."""
     rows: list[Row] = []
@@ -604,6 +629,17 @@ def targets(rows: Sequence[Row]) -> list[Target]:
             0.95,
         )
     )
+    peer_row = _find(rows, "poker-7", OURS_VALIDATED)
+    if peer_row:
+        out.append(
+            Target(
+                "7-card poker validated batch vs OMPEval Rand1",
+                OURS_VALIDATED,
+                ompeval.NAME,
+                peer_row.extra["ratio_median_of_rounds"],
+                0.6,
+            )
+        )
     startup = _find(rows, "startup", "python -m service to SERVING")
     out.append(
         Target(
@@ -827,6 +863,11 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(SECTIONS),
         help=f"comma-separated sections of {','.join(SECTIONS)}",
     )
+    parser.add_argument(
+        "--ompeval-dir",
+        help=f"an OMPEval checkout for the peers section (default: ${ompeval.ENV}; skipped "
+        "without one)",
+    )
     args = parser.parse_args(argv)
     sections = [s.strip() for s in args.only.split(",") if s.strip()]
     unknown = set(sections) - set(SECTIONS)
@@ -844,7 +885,7 @@ def main(argv: list[str] | None = None) -> int:
     if "core" in sections:
         steps += 5 * len(core_deals) + len(tonk_small)
     if "peers" in sections:
-        steps += 2 * 6 + len(tonk_small) + 2
+        steps += 2 * 6 + len(tonk_small) + 2 + 1 + config.repeats
     if "grpc" in sections:
         rounds = config.grpc_repeats * (2 + 3 * len(config.grpc_batches))
         steps += rounds + 1 + config.startup_repeats
@@ -853,6 +894,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(steps)
 
     rows: list[Row] = []
+    ompeval_skipped = ""
     if "core" in sections:
         rows += run_core(core_deals, config, progress)
         rows += run_tonk_sizes(tonk_small, config, progress)
@@ -863,6 +905,10 @@ def main(argv: list[str] | None = None) -> int:
             config,
             progress,
         )
+        ompeval_rows, ompeval_skipped = run_ompeval(args.ompeval_dir, config, progress)
+        rows += ompeval_rows
+        for _ in range(0 if ompeval_rows else 1 + config.repeats):
+            progress("peers: OMPEval skipped")
     if "grpc" in sections:
         rows += run_grpc_section(by_key["poker-7"], config, progress)
     odds_table = ""
@@ -873,6 +919,8 @@ def main(argv: list[str] | None = None) -> int:
 
     goals = targets(rows)
     skipped = peers.missing_peers() if "peers" in sections else {}
+    if "peers" in sections and ompeval_skipped:
+        skipped[ompeval.NAME] = ompeval_skipped
     print(report(rows, goals, info, skipped))
     if odds_table:
         print(f"\nOdds (issue 15), in process\n{odds_table}")

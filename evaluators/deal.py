@@ -148,8 +148,9 @@ def _draw(
     keys = rng.random((count, len(cards)))
     if rules.distinct_table_ranks:
         tables = _distinct_rank_tables(rng, count, table_size)
+        # Table ids are positions in ``cards`` here: a deal with a table uses the whole deck.
         np.put_along_axis(keys, tables.astype(np.intp), np.inf, axis=1)
-        hands: Matrix = np.argsort(keys, axis=1)[:, :hand_size].astype(np.uint8)
+        hands: Matrix = cards[np.argsort(keys, axis=1)[:, :hand_size]]
         return hands, tables
     shuffled = cards[np.argsort(keys, axis=1)]
     tables = np.ascontiguousarray(shuffled[:, :table_size])

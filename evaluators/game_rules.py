@@ -15,6 +15,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import Violation
+from evaluators.costs import BATCH_HAND_COST, UnitCost
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.odds_rules import OddsGame
 from evaluators.results import BatchResult, Evaluation, Resolution
@@ -80,6 +81,9 @@ class GameRules:
     """The numpy batch the compiled ``evaluate_batch`` is held equal to, exactly (the
     tests hold them equal, the benchmark runs both); None where ``evaluate_batch`` is
     numpy itself."""
+    batch_cost: UnitCost = BATCH_HAND_COST
+    """One hand of a batch, read, scored and its reply written (``evaluators.costs``): the
+    server admits a batch by it."""
     odds: OddsGame | None = None
     """The deal and vectorised pot rule for Odds; None where hands change by the players'
     choices or are decided at the deal (the game serves no odds)."""

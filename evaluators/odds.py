@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import InvalidRequest
+from evaluators.costs import CallCost
 from evaluators.inputs import Game
 from evaluators.odds_deal import (
     Matrix,
@@ -36,14 +37,25 @@ from evaluators.odds_shared import first_out
 from evaluators.registry import GAMES
 
 CHUNK = 131_072
-"""Run-outs resolved at once: large enough that numpy's per-call cost vanishes, small
-enough that a chunk's arrays (about 100 bytes a run-out and seat) stay in tens of MB."""
+"""Most run-outs resolved at once: large enough that numpy's per-call cost vanishes."""
 
 SAMPLE_CHUNK = 65_536
-"""Run-outs sampled and resolved at once: half a ``CHUNK``, as the sampled path's arrays
-(the deal's, the figures', every pot's shares) then stay closer to a core's cache
+"""Most run-outs sampled and resolved at once: half a ``CHUNK``, as the sampled path's
+arrays (the deal's, the figures', every pot's shares) then stay closer to a core's cache
 (measured 5-30% more run-outs a second than a whole ``CHUNK`` in the discard games and
 Grocery Store Dots)."""
+
+CHUNK_BYTES = 16 * 1024 * 1024
+"""The most a chunk's arrays may hold, by the game's ``runout_cost``: with many seats a
+chunk has fewer run-outs, so a call's working set is bounded whatever its seats (15-seat
+exact Flop-A held ~175 MiB in chunks of ``CHUNK``)."""
+
+CHUNK_SECONDS = 0.008
+"""The most CPU a chunk should take, by the game's ``runout_cost``: ``keep_going`` is asked
+between chunks, so a passed deadline or a cancel stops the work within about this."""
+
+MIN_CHUNK = 1024
+"""Fewest run-outs in a chunk, so numpy's per-call cost stays small beside the work."""
 
 
 @dataclass(frozen=True)
@@ -123,30 +135,20 @@ def odds(
 ) -> Odds:
     """Each seat's chances over every way the deal can still go.
 
+    >>> from evaluators.inputs import Game
+    >>> from evaluators.odds_request import read_odds
+    >>> seats = [("ann", ["Ah", "Ad"], 0, None), ("bob", ["Kc", "Kd"], 0, None)]
+    >>> chances = odds(read_odds(Game.POKER_HIGH, seats, table=["2c", "7d", "9h"]))
+    >>> chances.exact, chances.runouts, [round(seat.share, 4) for seat in chances.seats]
+    (True, 990, [0.9162, 0.0838])
+
     Raises ``InvalidRequest`` for a request ``odds_violations`` refuses, ``TooManySamples``
     over ``limits.max_samples`` and ``OddsStopped`` when ``keep_going()`` turns false.
     """
-    limits = limits or OddsLimits()
-    violations = odds_violations(
-        request.game, request.seats, request.table, request.dead, request.options
-    )
-    if violations:
-        raise InvalidRequest(violations)
+    planned = _plan(request, samples, limits or OddsLimits())
+    game, plan, exact, runouts = planned.game, planned.plan, planned.exact, planned.runouts
     pots = GAMES[request.game].pots
-    game = GAMES[request.game].odds
-    assert game is not None, "odds_violations refuses a game without odds"
-    plan = Plan(
-        unseen=unseen_cards(request.seats, request.table, request.dead),
-        unknown=tuple(seat.unknown for seat in request.seats),
-        table_cards=game.table_size - len(request.table),
-        table_pairs=game.table_pairs,
-        table_ranks=_rank_bits(request.table),
-    )
-    completions = count_completions(plan)
-    exact = samples == 0 and completions <= limits.max_exact_runouts
-    runouts = completions if exact else samples or limits.default_samples
-    if runouts > limits.max_samples and not exact:
-        raise TooManySamples(runouts, limits.max_samples)
+    chunk = planned.chunk
     tally = _Tally(len(request.seats), len(pots), sampled=not exact)
     if game.known_hands is not None and not plan.hand_cards and plan.table_cards:
         holes = [seat.hand for seat in request.seats]
@@ -165,15 +167,70 @@ def odds(
     if exact:
         chunks: Iterator[tuple[Matrix, Weights | None]] = (
             (rows, None if game.table_pairs else weights)
-            for rows, weights in enumerate_completions(plan, CHUNK)
+            for rows, weights in enumerate_completions(plan, min(CHUNK, chunk))
         )
     else:
-        chunks = _samples(plan, seed, runouts)
+        chunks = _samples(plan, seed, runouts, min(SAMPLE_CHUNK, chunk))
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
         _resolve(request, game, rows, weights, tally)
     return tally.odds(request, pots, exact, runouts)
+
+
+def odds_cost(request: OddsRequest, samples: int = 0, limits: OddsLimits | None = None) -> CallCost:
+    """What ``odds`` would cost: run-outs x seats at the game's ``runout_cost`` in CPU, and
+    one chunk's arrays in memory. Raises as ``odds`` does for a request it refuses."""
+    planned = _plan(request, samples, limits or OddsLimits())
+    seats = len(request.seats)
+    per = planned.game.runout_cost
+    return CallCost(
+        planned.runouts * seats * per.cpu_ns / 1e9,
+        min(planned.runouts, planned.chunk) * seats * per.bytes + TALLY_BYTES,
+    )
+
+
+TALLY_BYTES = 64 * 1024
+"""A call's arrays besides its chunk (the plan, the tally, the reply): a few KiB."""
+
+
+@dataclass(frozen=True)
+class _Planned:
+    game: OddsGame
+    plan: Plan
+    exact: bool
+    runouts: int
+    chunk: int
+    """Run-outs a chunk may hold within ``CHUNK_BYTES`` and ``CHUNK_SECONDS``."""
+
+
+def _plan(request: OddsRequest, samples: int, limits: OddsLimits) -> _Planned:
+    """The checked request's deal, whether it is exact, its run-outs and chunk size."""
+    violations = odds_violations(
+        request.game, request.seats, request.table, request.dead, request.options
+    )
+    if violations:
+        raise InvalidRequest(violations)
+    game = GAMES[request.game].odds
+    assert game is not None, "odds_violations refuses a game without odds"
+    plan = Plan(
+        unseen=unseen_cards(request.seats, request.table, request.dead),
+        unknown=tuple(seat.unknown for seat in request.seats),
+        table_cards=game.table_size - len(request.table),
+        table_pairs=game.table_pairs,
+        table_ranks=_rank_bits(request.table),
+    )
+    completions = count_completions(plan)
+    exact = samples == 0 and completions <= limits.max_exact_runouts
+    runouts = completions if exact else samples or limits.default_samples
+    if runouts > limits.max_samples and not exact:
+        raise TooManySamples(runouts, limits.max_samples)
+    seats = len(request.seats)
+    per = game.runout_cost
+    chunk = min(
+        CHUNK_BYTES // (seats * per.bytes), int(CHUNK_SECONDS * 1e9) // (seats * per.cpu_ns)
+    )
+    return _Planned(game, plan, exact, runouts, max(MIN_CHUNK, chunk))
 
 
 def _rank_bits(cards: tuple[int, ...]) -> int:
@@ -183,10 +240,10 @@ def _rank_bits(cards: tuple[int, ...]) -> int:
     return bits
 
 
-def _samples(plan: Plan, seed: int, count: int) -> Iterator[tuple[Matrix, None]]:
+def _samples(plan: Plan, seed: int, count: int, chunk: int) -> Iterator[tuple[Matrix, None]]:
     rng = np.random.default_rng(seed)
-    for start in range(0, count, SAMPLE_CHUNK):
-        yield sample_completions(plan, rng, min(SAMPLE_CHUNK, count - start)), None
+    for start in range(0, count, chunk):
+        yield sample_completions(plan, rng, min(chunk, count - start)), None
 
 
 def _resolve(

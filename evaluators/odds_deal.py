@@ -305,8 +305,13 @@ def _groups(plan: Plan) -> list[int]:
 
 
 def enumerate_completions(plan: Plan, chunk: int) -> Iterator[tuple[Matrix, Weights]]:
-    """Every completion with its probability, about ``chunk`` rows at a time (the last
-    step is dealt per block of the completions before it, so memory stays bounded)."""
+    """Every completion with its probability, at most ``chunk`` rows at a time.
+
+    Each step is dealt to a block of the rows before it small enough that the block's
+    completions fit in ``chunk`` rows, and the block is completed before the next one is
+    dealt, so no step holds more than ``chunk`` rows at once: memory is bounded by
+    ``chunk`` and the plan's width, whatever the number of completions.
+    """
     start = _Partial(
         np.zeros((1, 0), dtype=np.uint8),
         np.array([plan.unseen], dtype=np.uint8),
@@ -317,27 +322,27 @@ def enumerate_completions(plan: Plan, chunk: int) -> Iterator[tuple[Matrix, Weig
     if not steps:
         yield start.rows, start.weights
         return
-    partial = start
-    for step in steps[:-1]:
-        partial = (
-            _deal_set(partial, combinations(partial.left.shape[1], step), True)
-            if step
-            else _deal_table_card(partial, True)
-        )
-    last = steps[-1]
+    yield from _dealt(start, steps, chunk)
+
+
+def _dealt(partial: _Partial, steps: list[int], chunk: int) -> Iterator[tuple[Matrix, Weights]]:
+    """The completions of ``partial``'s rows by ``steps``, in blocks of at most ``chunk``."""
+    step, rest = steps[0], steps[1:]
     n = partial.left.shape[1]
-    sets = combinations(n, last) if last else np.zeros((n, 0), dtype=np.uint8)
-    per_row = len(sets)
-    rows_per_block = max(1, chunk // per_row)
+    sets = combinations(n, step) if step else np.zeros((n, 0), dtype=np.uint8)
+    rows_per_block = max(1, chunk // len(sets))
     for first in range(0, len(partial), rows_per_block):
         block = partial.block(first, first + rows_per_block)
-        if not last:
-            done = _deal_table_card(block, False)
-            yield done.rows, done.weights
-            continue
-        for set_start in range(0, per_row, chunk):
-            done = _deal_set(block, sets[set_start : set_start + chunk], False)
-            yield done.rows, done.weights
+        dealt = (
+            (_deal_set(block, sets[s : s + chunk], bool(rest)) for s in range(0, len(sets), chunk))
+            if step
+            else iter([_deal_table_card(block, bool(rest))])
+        )
+        for done in dealt:
+            if rest:
+                yield from _dealt(done, rest, chunk)
+            else:
+                yield done.rows, done.weights
 
 
 COMBINATION_TABLE_LIMIT = 1 << 22

@@ -1,7 +1,7 @@
 """The shape of one game's Odds rules: what a game module puts in ``GameRules.odds``.
 
 A game serves Odds when its cards still to come are dealt by chance (docs/rules.md "Odds");
-its ``OddsRules`` say what the deal completes to and how many run-outs at once are scored
+its ``OddsGame`` says what the deal completes to and how many run-outs at once are scored
 and resolved. Figures are arrays of S seats x R run-outs (seat-major: a step across seats
 is an element-wise operation on contiguous rows, far cheaper than a reduction along a
 short axis); a pot rule answers each seat's fraction of the whole pot from each of the
@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.costs import UnitCost
 from evaluators.inputs import Cards, Declaration, Options
 
 Matrix = npt.NDArray[np.uint8]
@@ -102,7 +103,9 @@ class OddsGame:
     ``table_size``: the full table; ``table_pairs``: whether a new table card may share a
     rank with the table (False in the discard games: the dealer replaces it, so each new
     card is uniform over the unseen cards of ranks not yet on the table, and hands may
-    run out).
+    run out). ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU
+    and the chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server
+    admits a call by it.
     """
 
     hand_min: int
@@ -111,4 +114,5 @@ class OddsGame:
     table_pairs: bool
     figures: FiguresOf
     showdown: PotRule
+    runout_cost: UnitCost
     known_hands: KnownHands | None = None

@@ -224,13 +224,18 @@ def _add_card_keys(
 @functools.cache
 def _kernel_tables() -> _poker.Tables:
     """This process's poker tables and key layout, handed once to the compiled kernel
-    (``kernels._poker``), which holds them without a copy."""
+    (``kernels._poker``), which holds them without a copy; the displacements as one byte
+    each (the largest is 30), so that their 32 KiB stay in the first-level cache while a
+    server's request and reply bytes stream through the others (the uint32 copy measured
+    ~10% slower even with every table cached)."""
     tables = poker_tables()
     perfect_hash = tables.classes.perfect_hash
+    if int(perfect_hash.displacements.max()) > 0xFF:
+        raise RuntimeError("a perfect-hash displacement does not fit a byte")
     return _poker.tables(
         tables.card_keys,
         tables.flush_rank_bits,
-        tables.py_displacements,
+        perfect_hash.displacements.astype(np.uint8),
         tables.classes.unsuited_classes,
         tables.classes.flush_classes,
         BUCKET_MULTIPLIER,

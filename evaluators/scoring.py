@@ -30,6 +30,17 @@ class BatchCancelled(Exception):
 
 
 def evaluate(request: HandRequest) -> Evaluation:
+    """Score one hand by its game's rules; higher ``strength`` is the better hand.
+
+    >>> from evaluators.inputs import Game
+    >>> from evaluators.validation import read_hand
+    >>> royal = evaluate(read_hand(Game.POKER_HIGH, ["Ah", "Kh"], ["Qh", "Jh", "Th"]))
+    >>> royal.description
+    'Straight flush, ace high (royal flush)'
+    >>> quads = evaluate(read_hand(Game.POKER_HIGH, ["Ah", "Ad", "Ac", "As", "Kd"]))
+    >>> royal.strength > quads.strength
+    True
+    """
     rules = GAMES[request.game]
     return rules.evaluate(request.hand, request.table, request.table_spreads, request.options)
 
@@ -83,6 +94,15 @@ def evaluate_batch(
 
 
 def showdown(request: ShowdownRequest) -> ShowdownOutcome:
+    """Score every seat and award the pots by the game's rules.
+
+    >>> from evaluators.inputs import Game
+    >>> from evaluators.validation import read_showdown
+    >>> seats = [("ann", ["Ah", "Ad"], None), ("bob", ["Kc", "Kd"], None)]
+    >>> outcome = showdown(read_showdown(Game.POKER_HIGH, seats, ["2c", "7d", "9h", "Js", "3s"]))
+    >>> outcome.explanation
+    'ann wins the whole pot with One pair, aces.'
+    """
     rules = GAMES[request.game]
     table, spreads, options = request.table, request.table_spreads, request.options
     results = tuple(

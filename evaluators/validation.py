@@ -240,7 +240,15 @@ def read_hand(
     table_spreads: Sequence[Sequence[str]] = (),
     options: Options | None = None,
 ) -> HandRequest:
-    """Parse and check one hand; raises InvalidRequest listing every problem."""
+    """Parse and check one hand; raises InvalidRequest listing every problem.
+
+    >>> from evaluators.inputs import Game
+    >>> read_hand(Game.POKER_HIGH, ["Ah", "Kh"], ["Qh", "Jh", "Th"]).hand  # card ids
+    (50, 46)
+    >>> read_hand(Game.POKER_HIGH, ["Ah", "Kh", "Qh", "Jh", "Ah"])
+    Traceback (most recent call last):
+    evaluators.cards.InvalidRequest: hand[4]: duplicate card 'Ah': also at hand[0]
+    """
     plain = read_plain_hand(game, hand, table, table_spreads, options)
     if plain is not None:
         return plain

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import sys
 
-from service.server.serve import serve_main
+from service.grpc_verbosity import quiet_grpc_core
 
 
 def main() -> int:
+    quiet_grpc_core()
+    from service.server.serve import serve_main
+
     argv = sys.argv[1:]
     if argv[:1] == ["serve"]:
         argv = argv[1:]

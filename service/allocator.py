@@ -47,3 +47,19 @@ def retain_freed_memory() -> bool:
     return bool(
         mallopt(_M_MMAP_THRESHOLD, MMAP_THRESHOLD) and mallopt(_M_TRIM_THRESHOLD, TRIM_THRESHOLD)
     )
+
+
+def return_freed_memory() -> bool:
+    """Give the kernel back the free pages of every malloc arena (glibc's ``malloc_trim``),
+    after ``retain_freed_memory`` kept them: the cost lane calls this once the process has
+    been idle a moment (``service.server.limits.CostAdmission``), so a burst's peak does
+    not stay resident. True when memory was returned; False elsewhere than glibc."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        malloc_trim = ctypes.CDLL(None).malloc_trim
+    except AttributeError:
+        return False
+    malloc_trim.argtypes = (ctypes.c_size_t,)
+    malloc_trim.restype = ctypes.c_int
+    return bool(malloc_trim(0))

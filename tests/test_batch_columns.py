@@ -14,7 +14,7 @@ from evaluators.deal import deal
 from evaluators.inputs import Game, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
-from service.client.typed_client import HandevalClient, batch_request
+from service.client.typed_client import HandevalClient, HandevalError, batch_request
 from service.gen.handeval.v1 import handeval_pb2 as pb
 
 HANDS = 3000
@@ -79,7 +79,7 @@ def test_an_empty_batch_asked_for_columns_answers_empty_columns(client: Handeval
 
 
 def test_ids_that_are_not_bytes_are_refused_before_sending(client: HandevalClient) -> None:
-    with pytest.raises(ValueError, match="0-255"):
+    with pytest.raises(HandevalError, match="0-255"):
         client.evaluate_batch(Game.POKER_HIGH, np.array([[256 + 12, 0, 4, 8, 16]]))
     wide = np.array([[48, 44, 40, 36, 32]], dtype=np.int64)
     assert client.evaluate_batch(Game.POKER_HIGH, wide).value.tolist() == [1]

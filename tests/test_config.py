@@ -62,6 +62,8 @@ def test_a_flag_wins_over_the_environment() -> None:
         ([], {"HANDEVAL_REFLECTION": "maybe"}, "true or false"),
         (["--max-message-bytes", "10"], {}, "65536"),
         (["--port", "9464"], {}, "--metrics-port (HANDEVAL_METRICS_PORT)"),
+        (["--peer-share", "1.5"], {}, "more than 0 and at most 1"),
+        ([], {"HANDEVAL_MEMORY_BUDGET_MIB": "-5"}, "--memory-budget-mib"),
     ],
 )
 def test_a_bad_setting_names_its_flag_and_variable(

@@ -1,21 +1,32 @@
 """Every line the server writes to stderr is JSON, even when callers make grpc's C core
 complain: 50 bad connections to a mutual-TLS port (plaintext HTTP/2, garbage, TLS without
-a client certificate) used to write 50 lines of grpc-core text. ``service/__init__.py``
-sets GRPC_VERBOSITY to ERROR when unset; the server here starts with it empty (unset)."""
+a client certificate) used to write 50 lines of grpc-core text. The server's entry point
+sets GRPC_VERBOSITY to ERROR when unset (``service.grpc_verbosity``); the server here
+starts with it empty (unset)."""
 
 from __future__ import annotations
 
 import contextlib
+import json
 import socket
 import ssl
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
+import grpc
+import pytest
+
+from benchmarks.transport_attacks import log_flood
+from service.client.typed_client import evaluate_request
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.server.logs import NOISE_PER_SECOND
 from tests.conftest import ServerProcess
 from tests.test_tls import Authority, client, start_tls
 
 BAD_CONNECTIONS = 50
 HAND = "Ah Kh Qh Jh Th 2c 3d"
+REQUEST = evaluate_request("poker", HAND)
 
 
 def _bad_connection(port: int, kind: int, ca: bytes) -> None:
@@ -52,3 +63,34 @@ def test_bad_tls_connections_write_no_line_that_is_not_json(
     assert server.stop() == 0
     assert server.named("stop"), "its log was read to the end"
     assert server.other_lines == []
+
+
+FLOOD = 200
+
+
+@pytest.mark.parametrize("core_logs", ["off", "json"])
+def test_callers_floods_and_sigterm_leave_only_json_lines_on_stderr(
+    launch_server: Callable[..., ServerProcess], core_logs: str
+) -> None:
+    server = launch_server("--grpc-core-logs", core_logs, "--grace-seconds", "1",
+                           env={"GRPC_VERBOSITY": "INFO"})  # fmt: skip
+    log_flood(server.port, FLOOD)
+    with grpc.insecure_channel(server.target) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        assert stub.Evaluate(REQUEST, timeout=10).strength > 0
+        busy = [stub.Evaluate.future(REQUEST, timeout=10) for _ in range(200)]
+        assert server.stop() == 0
+        for call in busy:
+            with contextlib.suppress(grpc.RpcError):
+                call.result()
+    assert server.named("stop"), "its log was read to the end"
+    assert server.other_lines == []
+    core = server.named("grpc_core")
+    if core_logs == "off":
+        assert core == []
+    else:
+        assert core and all(line["source"] and line["message"] for line in core)
+    unsent = server.named("reply_unsent")
+    assert all("stack" not in line and len(json.dumps(line)) < 400 for line in unsent)
+    per_second = Counter(line["time"][:19] for line in unsent)
+    assert max(per_second.values(), default=0) <= NOISE_PER_SECOND

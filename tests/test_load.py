@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from evaluators.registry import GAMES
 from service.cli.load import clean
 from service.cli.main import main
 from service.client.load import (
+    END_GRACE_S,
     ODDS_SAMPLES,
     LoadError,
     LoadReport,
@@ -77,6 +79,18 @@ def test_no_server_is_a_load_error_not_a_hang() -> None:
         run_load(_spec("127.0.0.1:1", requests=5, ready_timeout_s=0.5))
 
 
+def test_a_refused_connection_fails_the_run_early_saying_why() -> None:
+    """Nothing listening: the run gives up ``FAIL_FAST_S`` after the first refusal, with
+    gRPC's reason, long before the ready timeout it would otherwise wait out."""
+    started = time.monotonic()
+    with pytest.raises(LoadError) as caught:
+        run_load(_spec("127.0.0.1:1", duration_s=3.0, ready_timeout_s=60.0))
+    assert time.monotonic() - started < 30.0
+    message = str(caught.value)
+    assert message.startswith("no server at 127.0.0.1:1: none answered in ")
+    assert "(UNAVAILABLE: " in message  # gRPC's reason, e.g. "... Connection refused"
+
+
 @pytest.mark.parametrize("game", list(Game))
 def test_the_pool_holds_exactly_the_asked_share_of_bad_hands_and_only_they_are_refused(
     game: Game,
@@ -104,7 +118,7 @@ def test_unary_pool_is_sent_as_serialized_evaluate_requests() -> None:
 
 def _assert_adds_up(report: LoadReport) -> None:
     assert sum(report.codes.values()) == report.requests
-    assert report.ok + report.errors == report.requests
+    assert report.ok + report.refused + report.errors == report.requests
     assert report.hands == report.requests * report.spec.hands_per_request
 
 
@@ -130,6 +144,7 @@ def test_the_bad_share_is_refused_invalid_argument_one_for_one(
     _assert_adds_up(report)
     assert report.bad_sent == 80
     assert report.codes == {"OK": 320, "INVALID_ARGUMENT": 80}
+    assert (report.refused, report.errors) == (80, 0)
     assert clean(report)
 
 
@@ -205,6 +220,24 @@ def test_a_server_killed_mid_run_is_counted_in_the_codes_and_the_run_still_ends(
     assert report.elapsed_s < 2.0 + 1.0 + 3.0  # duration + call timeout + slack
 
 
+@pytest.mark.parametrize("rpc", [Rpc.EVALUATE, Rpc.STREAM])
+def test_a_run_whose_server_stops_ends_within_its_duration_and_grace_not_the_call_timeout(
+    launch_server: Callable[..., ServerProcess], rpc: Rpc
+) -> None:
+    """Calls waiting for a server that is gone would wait out their 30 s timeout; the run's
+    end cuts them to ``END_GRACE_S`` after its duration, and they count as errors."""
+    doomed = launch_server("--metrics-port", "0")
+    killer = threading.Timer(0.7, doomed.process.kill)
+    killer.start()
+    try:
+        report = run_load(_spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=30.0))
+    finally:
+        killer.cancel()
+    _assert_adds_up(report)
+    assert report.ok > 0 and report.errors > 0
+    assert report.elapsed_s < 2.0 + END_GRACE_S + 10.0
+
+
 def test_cli_prints_the_table_and_writes_the_same_figures_as_json(
     server: ServerProcess, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -237,7 +270,8 @@ def test_cli_prints_the_table_and_writes_the_same_figures_as_json(
     assert figures["batch_size"] == 50
     assert figures["codes"] == {"INVALID_ARGUMENT": 30, "OK": 90}
     assert figures["bad_sent"] == 30
-    assert figures["ok"] + figures["errors"] == 120
+    assert (figures["refused"], figures["errors"]) == (30, 0)
+    assert figures["ok"] + figures["refused"] + figures["errors"] == 120
     assert set(figures["latency_ms"]) == {"p50", "p90", "p99", "max", "mean"}
     out = capsys.readouterr().out
     for label in ("requests/s", "hands/s", "latency p50", "latency p99", "INVALID_ARGUMENT"):

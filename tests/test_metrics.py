@@ -284,7 +284,14 @@ def test_two_workers_metrics_page_sums_both_after_known_calls(
     assert value(s, "handeval_workers") == 2
     assert value(s, "handeval_worker_restarts_total") == 0
     assert value(s, "handeval_build_info", version=server.named("start")[0]["version"]) == 1
-    assert value(s, "handeval_table_build_seconds", table="poker.unsuited_classes") > 0
+    builds = {
+        dict(labels)["table"]: seconds
+        for (name, labels), seconds in s.items()
+        if name == "handeval_table_build_seconds"
+    }
+    assert {"poker.unsuited_classes", "not_poker.readings", "tonk.suit_runs"} <= set(builds)
+    assert all(seconds > 0 for seconds in builds.values())
+    assert len(set(builds.values())) == len(builds), "each table's own build time"
     assert server.stop() == 0
 
 

@@ -7,6 +7,8 @@ from __future__ import annotations
 import signal
 import socket
 import ssl
+import threading
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -14,8 +16,16 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.hostile_requests import status_kib
-from service.server.metrics_http import MAX_CONNECTIONS, SCRAPE_THREADS, answer
+from benchmarks.hostile_requests import cpu_seconds, status_kib
+from service.client.typed_client import evaluate_request
+from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.server.metrics_http import (
+    MAX_CONNECTIONS,
+    RENDER_EVERY_S,
+    SCRAPE_THREADS,
+    SCRAPES_PER_S,
+    answer,
+)
 from tests.conftest import ServerProcess
 from tests.test_tls import Authority, Issued, start_tls
 
@@ -24,6 +34,11 @@ THREAD_MARGIN = 2
 """Besides the scrape threads: grpc may start a thread of its own meanwhile."""
 RSS_GROWTH_LIMIT_KIB = 32 * 1024
 """Measured: +1.4 MiB and 1 thread for 300 half-open connections (before: 300 threads)."""
+REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
+SCRAPERS = 16
+SCRAPE_FLOOD_SECONDS = 3.0
+SCRAPE_CPU_SHARE = 0.5
+"""Of one core, for the whole server while 16 scrapers loop (before: a whole core)."""
 
 
 def _render(accept: str) -> tuple[bytes, str]:
@@ -147,3 +162,56 @@ def test_with_mutual_tls_a_scrape_needs_a_client_certificate(
         scrape(port, context=_trusting(ours, None, tmp_path))
     scraper = ours.issue("prometheus", server=False)
     assert "grpc_server_started_total" in scrape(port, context=_trusting(ours, scraper, tmp_path))
+
+
+def _handled_ok(text: str) -> float:
+    for line in text.splitlines():
+        series = line.startswith("grpc_server_handled_total{") and 'grpc_method="Evaluate"' in line
+        if series and 'grpc_code="OK"' in line:
+            return float(line.rsplit(" ", 1)[1])
+    raise AssertionError("no handled_total{Evaluate,OK} series")
+
+
+def test_scrapes_within_a_second_share_one_render_and_a_later_one_sees_new_values(
+    server: ServerProcess, stub: pb_grpc.HandEvaluatorStub
+) -> None:
+    port = metrics_port(server)
+    for _ in range(5):
+        began = time.monotonic()
+        before = scrape(port)
+        stub.Evaluate(REQUEST, timeout=10)
+        again = scrape(port)
+        if time.monotonic() - began < RENDER_EVERY_S / 2:
+            break
+    else:
+        pytest.skip("the machine is too slow for two scrapes within half a second")
+    assert again == before, "the second scrape was rendered anew"
+    deadline = time.monotonic() + 10
+    while _handled_ok(scrape(port)) == _handled_ok(before):
+        assert time.monotonic() < deadline, "a scrape never showed the new call"
+        time.sleep(0.2)
+
+
+def test_sixteen_scrapers_in_a_loop_are_answered_at_the_paced_rate(server: ServerProcess) -> None:
+    port = metrics_port(server)
+    answered = [0] * SCRAPERS
+    stop = threading.Event()
+
+    def scraper(index: int) -> None:
+        while not stop.is_set():
+            scrape(port)
+            answered[index] += 1
+
+    workers = [threading.Thread(target=scraper, args=(i,)) for i in range(SCRAPERS)]
+    began, cpu_before = time.monotonic(), cpu_seconds(server.pid)
+    for worker in workers:
+        worker.start()
+    time.sleep(SCRAPE_FLOOD_SECONDS)
+    stop.set()
+    for worker in workers:
+        worker.join(30)
+    elapsed, cpu = time.monotonic() - began, cpu_seconds(server.pid) - cpu_before
+    assert all(answered), "every scraper was answered"
+    assert sum(answered) <= SCRAPES_PER_S * elapsed + SCRAPERS
+    print(f"{sum(answered)} scrapes, {cpu:.2f} CPU-s in {elapsed:.1f} s")
+    assert cpu / elapsed < SCRAPE_CPU_SHARE, f"the server spent {cpu:.2f} CPU-s in {elapsed:.1f} s"

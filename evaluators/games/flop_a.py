@@ -13,6 +13,7 @@ import numpy.typing as npt
 
 from evaluators import odds_shared, point_totals
 from evaluators.cards import Violation
+from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
 from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
@@ -206,5 +207,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=point_totals.odds_figures(VALUES),
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=128, bytes=112),
     ),
 )

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import point_totals
+from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_rules import OddsGame
@@ -72,5 +73,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=point_totals.odds_figures(VALUES),
         showdown=point_totals.odds_high_low,
+        runout_cost=UnitCost(cpu_ns=160, bytes=96),
     ),
 )

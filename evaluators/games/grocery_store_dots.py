@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import odds_shared, poker
+from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
@@ -144,5 +145,6 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=80, bytes=80),
     ),
 )

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from evaluators import odds_shared
 from evaluators.cards import ACE, DECK_SIZE, RANKS
+from evaluators.costs import UnitCost
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
@@ -240,5 +241,6 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=96, bytes=80),
     ),
 )

@@ -34,6 +34,7 @@ from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _not_poker
 from evaluators.results import BatchResult, Evaluation, NotPokerCategory, NotPokerDetail
 from evaluators.showdown import resolve_single_pot
+from evaluators.tables.builds import container_bytes, lookup_table
 
 SUMMARY = (
     "Six cards from a 54-card deck whose two jokers (X1, X2) are wild and take whatever "
@@ -217,7 +218,10 @@ def _is_real(symbols: tuple[int, ...]) -> bool:
     )
 
 
-@cache
+@lookup_table(
+    "not_poker.readings",
+    lambda table: container_bytes(table.readings) + table.strength.nbytes + table.category.nbytes,
+)
 def reading_table() -> ReadingTable:
     """Build, once per process, the best reading of every signature.
 

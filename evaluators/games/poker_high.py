@@ -14,6 +14,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import odds_shared, poker
+from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
@@ -244,6 +245,7 @@ RULES = GameRules(
         table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=40, bytes=48),
         known_hands=KnownHands(known_hands_exact, known_hands_sampled),
     ),
 )

@@ -17,6 +17,7 @@ import numpy.typing as npt
 
 from evaluators import odds_shared
 from evaluators.cards import DECK_SIZE
+from evaluators.costs import UnitCost
 from evaluators.discard import (
     apply_discard,
     discard_figures,
@@ -189,5 +190,6 @@ RULES = GameRules(
         table_pairs=False,
         figures=odds_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
+        runout_cost=UnitCost(cpu_ns=80, bytes=64),
     ),
 )

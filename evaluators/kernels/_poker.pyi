@@ -2,14 +2,13 @@ from typing import Any, NewType
 
 import numpy as np
 import numpy.typing as npt
-from typing_extensions import Buffer
 
 Tables = NewType("Tables", object)
 
 def tables(
     card_keys: npt.NDArray[np.uint64],
     flush_rank_bits: npt.NDArray[np.uint64],
-    displacements: Buffer,
+    displacements: npt.NDArray[np.uint8],
     unsuited_classes: npt.NDArray[np.uint16],
     flush_classes: npt.NDArray[np.uint16],
     bucket_multiplier: int,

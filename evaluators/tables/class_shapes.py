@@ -17,6 +17,7 @@ import functools
 from typing import NamedTuple
 
 from evaluators.results import PokerCategory
+from evaluators.tables.builds import container_bytes, lookup_table
 from evaluators.tables.five_card_classes import (
     CLASS_COUNT,
     RANK_COUNT,
@@ -129,7 +130,7 @@ def _groups(ranks: tuple[int, ...]) -> tuple[Group, ...]:
     return tuple(groups)
 
 
-@functools.cache
+@lookup_table("poker.class_shapes", container_bytes)
 def class_shapes() -> tuple[ClassShape, ...]:
     """``ClassShape`` of every class 1 .. 7462 at its index (index 0: an empty placeholder)."""
     unsuited, suited = build_five_card_classes()

@@ -13,13 +13,13 @@ their 13-bit rank mask instead.
 
 from __future__ import annotations
 
-import functools
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
 
 from evaluators.results import PokerCategory
+from evaluators.tables.builds import container_bytes, lookup_table
 
 RANK_COUNT = 13
 COUNT_BITS = 3
@@ -90,7 +90,7 @@ def five_card_rank_multisets() -> list[tuple[int, ...]]:
     return found
 
 
-@functools.cache
+@lookup_table("poker.five_card_classes", lambda maps: container_bytes(*map(dict, maps)))
 def build_five_card_classes() -> tuple[Mapping[int, int], Mapping[int, int]]:
     """(unsuited: packed counts -> class, suited: rank mask -> class) for five cards.
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.tables.builds import record, timed
 from evaluators.tables.card_keys import RANK_BITS
 from evaluators.tables.five_card_classes import RANK_COUNT, build_five_card_classes
 from evaluators.tables.perfect_hash import PerfectHash, build_perfect_hash, slots_of
@@ -106,10 +107,21 @@ def build_flush_classes(suited: Mapping[int, int]) -> npt.NDArray[np.uint16]:
 
 
 def build_class_tables() -> PokerClassTables:
-    """All poker class tables, from nothing but the rules (0.25-0.5 s in CPython)."""
+    """All poker class tables, from nothing but the rules (0.25-0.5 s in CPython); each
+    table's build is recorded (``builds``): the unsuited classes' is the levels' and the
+    slotting's, the perfect hash's its own search."""
     unsuited, suited = build_five_card_classes()
-    keys, classes = build_unsuited_levels(unsuited)
-    perfect_hash = build_perfect_hash(keys, BUCKET_BITS, SLOT_BITS)
-    unsuited_classes = np.zeros(perfect_hash.slot_count, dtype=np.uint16)
-    unsuited_classes[slots_of(perfect_hash, keys)] = classes
-    return PokerClassTables(perfect_hash, unsuited_classes, build_flush_classes(suited))
+    (keys, classes), levels_seconds = timed(lambda: build_unsuited_levels(unsuited))
+    perfect_hash, hash_seconds = timed(lambda: build_perfect_hash(keys, BUCKET_BITS, SLOT_BITS))
+
+    def slotted() -> npt.NDArray[np.uint16]:
+        table = np.zeros(perfect_hash.slot_count, dtype=np.uint16)
+        table[slots_of(perfect_hash, keys)] = classes
+        return table
+
+    unsuited_classes, slot_seconds = timed(slotted)
+    flush_classes, flush_seconds = timed(lambda: build_flush_classes(suited))
+    record("poker.unsuited_classes", unsuited_classes.nbytes, levels_seconds + slot_seconds)
+    record("poker.perfect_hash_displacements", perfect_hash.displacements.nbytes, hash_seconds)
+    record("poker.flush_classes", flush_classes.nbytes, flush_seconds)
+    return PokerClassTables(perfect_hash, unsuited_classes, flush_classes)

@@ -5,7 +5,7 @@ and hands out numpy arrays for the batch path and compact ``array.array`` / tupl
 for the pure-Python single-hand path (indexing those is several times cheaper than
 indexing numpy from Python). Both shapes hold the same values, so both paths agree.
 
-Sizes and build time (CPython 3.11, one core of an AMD EPYC; see ``table_info()``):
+Sizes (CPython 3.11, one core of an AMD EPYC; see ``builds.table_info()``):
 
 | table | entries | bytes |
 | --- | --- | --- |
@@ -16,33 +16,26 @@ Sizes and build time (CPython 3.11, one core of an AMD EPYC; see ``table_info()`
 | card-pair keys (two bytes as uint16 -> uint64) | 65,536 | 524,288 |
 | Python copies (array.array / tuple of the above) | | 411,648 |
 
-1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s (measured
-with ``benchmarks/rates_poker.py``). That is under the one-second mark where a file cache
-would pay for itself, so there is none: nothing to go stale, nothing to write on a
-read-only root filesystem. A server warms them by calling ``table_info()`` at start.
+1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s (each table's
+own build time is in ``builds.table_info()``, which a server exports as
+``handeval_table_build_seconds``; docs/performance.md "Lookup tables"). That is under the
+one-second mark where a file cache would pay for itself, so there is none: nothing to go
+stale, nothing to write on a read-only root filesystem. A server builds them while warming
+up, before it serves.
 """
 
 from __future__ import annotations
 
 import functools
-import time
 from array import array
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.tables.builds import record, timed
 from evaluators.tables.card_keys import card_key_array, flush_rank_bit_array
 from evaluators.tables.poker_build import PokerClassTables, build_class_tables
-
-
-class TableInfo(NamedTuple):
-    """What the service reports about one lookup table."""
-
-    name: str
-    bytes: int
-    build_seconds: float
 
 
 @dataclass(frozen=True)
@@ -53,7 +46,6 @@ class PokerTables:
     pair_keys: npt.NDArray[np.uint64]
     """``card_keys[a] + card_keys[b]`` at index ``a + 256 * b``: two cards per gather."""
     flush_rank_bits: npt.NDArray[np.uint64]
-    build_seconds: float
     py_card_keys: tuple[int, ...]
     py_displacements: array[int]
     py_unsuited_classes: array[int]
@@ -70,21 +62,39 @@ def _python_copy(values: npt.NDArray[np.integer], typecode: str) -> array[int]:
 
 
 def build_poker_tables() -> PokerTables:
-    """Build every poker table from the rules; see the module docstring for cost."""
-    started = time.perf_counter()
+    """Build every poker table from the rules; see the module docstring for cost. Each
+    table's build is recorded on its own (``builds``)."""
     classes = build_class_tables()
-    card_keys = card_key_array()
-    pair_keys = (card_keys[np.newaxis, :] + card_keys[:, np.newaxis]).ravel()
-    py_displacements = _python_copy(classes.perfect_hash.displacements, "I")
-    py_unsuited_classes = _python_copy(classes.unsuited_classes, "H")
-    py_flush_classes = _python_copy(classes.flush_classes, "H")
+    card_keys, card_key_seconds = timed(card_key_array)
+    flush_rank_bits, flush_bit_seconds = timed(flush_rank_bit_array)
+    pair_keys, pair_seconds = timed(
+        lambda: (card_keys[np.newaxis, :] + card_keys[:, np.newaxis]).ravel()
+    )
+    copies, copy_seconds = timed(
+        lambda: (
+            tuple(int(k) for k in card_keys),
+            _python_copy(classes.perfect_hash.displacements, "I"),
+            _python_copy(classes.unsuited_classes, "H"),
+            _python_copy(classes.flush_classes, "H"),
+        )
+    )
+    py_card_keys, py_displacements, py_unsuited_classes, py_flush_classes = copies
+    record(
+        "poker.card_keys", card_keys.nbytes + flush_rank_bits.nbytes,
+        card_key_seconds + flush_bit_seconds,
+    )  # fmt: skip
+    record("poker.pair_keys", pair_keys.nbytes, pair_seconds)
+    record(
+        "poker.python_copies",
+        sum(len(a) * a.itemsize for a in copies[1:]) + 8 * len(py_card_keys),
+        copy_seconds,
+    )
     return PokerTables(
         classes=classes,
         card_keys=card_keys,
         pair_keys=pair_keys,
-        flush_rank_bits=flush_rank_bit_array(),
-        build_seconds=time.perf_counter() - started,
-        py_card_keys=tuple(int(k) for k in card_keys),
+        flush_rank_bits=flush_rank_bits,
+        py_card_keys=py_card_keys,
         py_displacements=py_displacements,
         py_unsuited_classes=py_unsuited_classes,
         py_flush_classes=py_flush_classes,
@@ -95,32 +105,3 @@ def build_poker_tables() -> PokerTables:
 def poker_tables() -> PokerTables:
     """This process's poker tables, built on first use."""
     return build_poker_tables()
-
-
-def table_info() -> tuple[TableInfo, ...]:
-    """(name, bytes, build seconds) of each poker table; builds them if not yet built.
-
-    The build time is that of the whole set, reported on every row.
-    """
-    tables = poker_tables()
-    seconds = tables.build_seconds
-    sizes = (
-        ("poker.unsuited_classes", tables.classes.unsuited_classes.nbytes),
-        ("poker.perfect_hash_displacements", tables.classes.perfect_hash.displacements.nbytes),
-        ("poker.flush_classes", tables.classes.flush_classes.nbytes),
-        ("poker.card_keys", tables.card_keys.nbytes + tables.flush_rank_bits.nbytes),
-        ("poker.pair_keys", tables.pair_keys.nbytes),
-        (
-            "poker.python_copies",
-            sum(
-                len(a) * a.itemsize
-                for a in (
-                    tables.py_displacements,
-                    tables.py_unsuited_classes,
-                    tables.py_flush_classes,
-                )
-            )
-            + 8 * len(tables.py_card_keys),
-        ),
-    )
-    return tuple(TableInfo(name, size, seconds) for name, size in sizes)

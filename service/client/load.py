@@ -6,7 +6,9 @@ worker, one request at a time, each reply timed; ``batch``: ``EvaluateBatch`` of
 ``batch_size`` hands; ``odds``: ``Odds`` of two seats, one known and one unknown, with part
 of the table to come, ``ODDS_SAMPLES`` run-outs sampled) until ``requests`` calls have been
 made in all or ``duration_s`` has passed, whichever comes first; a spec with neither is
-refused. A call in flight when time is up finishes (within ``timeout_s``) and counts.
+refused. A call in flight when time is up gets ``END_GRACE_S`` more to finish (its own
+``timeout_s`` if shorter) and counts; one still unanswered then ends DEADLINE_EXCEEDED, so
+a run lasts its duration plus the grace at most, whatever the servers do.
 
 Requests are built before the clock starts from ``evaluators.deal`` (valid random hands
 of the game, seeded) and sent as pre-serialized bytes (a batch asks for column replies, as
@@ -14,8 +16,15 @@ the typed client does); unary and batch replies are not parsed either, since the
 code is all the count needs. So the generator spends its
 time in gRPC, not in dealing or protobuf. ``bad_share`` of the requests carry a bad hand
 (a repeated card, or a card that does not exist); the server must refuse each with
-INVALID_ARGUMENT, and the report says exactly how many were sent (``bad_sent``). In a
-batch one bad hand refuses the whole batch, so there it is the share of bad batches.
+INVALID_ARGUMENT, and the report says exactly how many were sent (``bad_sent``) and how
+many were refused so (``refused``): those are the run's intent, not errors. ``errors``
+counts every answer other than the one meant (a valid request not OK, a bad one not
+refused). In a batch one bad hand refuses the whole batch, so there it is the share of bad
+batches.
+
+A run starts once every channel is ready; when nothing answers (the connection refused,
+or no server SERVING) for ``FAIL_FAST_S``, it stops before the clock starts with gRPC's
+reason (LoadError), rather than wait out ``ready_timeout_s``.
 
 Channels come from ``service.client.typed_client`` (its retry service config, client-side health
 checking, round_robin), so several targets share the calls. By default each worker has a
@@ -40,6 +49,7 @@ from typing import Any
 
 import grpc
 import numpy as np
+from grpc_health.v1 import health_pb2
 
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
@@ -64,6 +74,13 @@ NOT_A_CARD_ID = 60
 NOT_A_CARD_TEXT = "Zz"
 ODDS_SAMPLES = 2_000
 """Run-outs each Odds call samples: real work for the server, yet a call of milliseconds."""
+
+END_GRACE_S = 1.0
+"""What a call in flight when the run's time is up gets to finish."""
+FAIL_FAST_S = 2.0
+"""How long a channel may have nothing answering, after its first failed connection,
+before the run gives up: a server started with the run binds, warms up (about a second)
+and is ready within it, as gRPC retries the connection after about 1 s."""
 
 _CODE_NAMES: dict[int, str] = {code.value[0]: code.name for code in grpc.StatusCode}
 
@@ -156,13 +173,17 @@ class Latency:
 @dataclass(frozen=True)
 class LoadReport:
     """What a run did. ``requests`` = sum of ``codes``; ``hands`` = requests x hands per
-    request; ``bad_sent`` of the requests carried a bad hand. Rates are per second of
-    ``elapsed_s``, from the first request to the last answer."""
+    request; ``bad_sent`` of the requests carried a bad hand, ``refused`` of them were
+    refused INVALID_ARGUMENT as meant; ``errors``: requests not answered as meant (see the
+    module docstring). Rates are per second of ``elapsed_s``, from the first request to the
+    last answer."""
 
     spec: LoadSpec
     requests: int
     hands: int
     bad_sent: int
+    refused: int
+    errors: int
     elapsed_s: float
     codes: dict[str, int]
     """Requests by gRPC status code name (``OK``, ``INVALID_ARGUMENT``, ...)."""
@@ -174,10 +195,6 @@ class LoadReport:
     @property
     def ok(self) -> int:
         return self.codes.get("OK", 0)
-
-    @property
-    def errors(self) -> int:
-        return self.requests - self.ok
 
     @property
     def requests_per_s(self) -> float:
@@ -203,6 +220,7 @@ class LoadReport:
             "ok": self.ok,
             "errors": self.errors,
             "bad_sent": self.bad_sent,
+            "refused": self.refused,
             "hands": self.hands,
             "elapsed_s": round(self.elapsed_s, 3),
             "requests_per_s": round(self.requests_per_s, 1),
@@ -350,14 +368,19 @@ class Tally:
     done: int = 0
     errors: int = 0
     bad_sent: int = 0
+    refused: int = 0
     codes: Counter[str] = field(default_factory=Counter)
     latencies: list[float] = field(default_factory=list)
 
     def count(self, code: str, seconds: float, bad: bool) -> None:
+        """One answer: a bad request refused INVALID_ARGUMENT is as meant, as is a valid
+        one answered OK; anything else is an error."""
         self.codes[code] += 1
         self.latencies.append(seconds)
         self.bad_sent += bad
-        self.errors += code != "OK"
+        refused = bad and code == "INVALID_ARGUMENT"
+        self.refused += refused
+        self.errors += not refused and (bad or code != "OK")
         self.done += 1
 
 
@@ -374,6 +397,10 @@ class Run:
     def over(self) -> bool:
         return self.stop.is_set() or time.perf_counter() >= self.deadline
 
+    def timeout(self, own: float) -> float:
+        """A call's deadline from now: ``own``, cut to the run's end plus ``END_GRACE_S``."""
+        return min(own, max(0.0, self.deadline + END_GRACE_S - time.perf_counter()))
+
     def next_index(self) -> int | None:
         """The pool index of the next request, or None when the run is over."""
         if self.over():
@@ -386,11 +413,10 @@ class Run:
 
 def _unary_worker(run: Run, channel: grpc.Channel, method: str, tally: Tally) -> None:
     call = channel.unary_unary(SERVICE + method)
-    timeout = run.spec.timeout_s
     while (index := run.next_index()) is not None:
         started = time.perf_counter()
         try:
-            call(run.pool.payloads[index], timeout=timeout)
+            call(run.pool.payloads[index], timeout=run.timeout(run.spec.timeout_s))
             code = "OK"
         except grpc.RpcError as error:
             code = error.code().name
@@ -425,15 +451,14 @@ def _stream_worker(run: Run, channel: grpc.Channel, tally: Tally) -> None:
         request_serializer=pb.EvaluateRequest.SerializeToString,
         response_deserializer=pb.Evaluation.FromString,
     )
-    duration = run.spec.duration_s
-    timeout = None if duration is None else duration + run.spec.timeout_s
     index = run.next_index()
     resends = 0
     while index is not None:
+        timeout = None if math.isinf(run.deadline) else run.timeout(math.inf)
         index, resent = _one_stream(run, call, timeout, index, tally, resends < STREAM_RESENDS)
         resends = resends + 1 if resent else 0
-        if resent:
-            time.sleep(0.05 * 2**resends)  # the backoff of the unary retry policy
+        if resent:  # the backoff of the unary retry policy, never past the run's end
+            time.sleep(min(0.05 * 2**resends, max(0.0, run.deadline - time.perf_counter())))
 
 
 def _broken_under_us(error: grpc.RpcError, opened: float, timeout: float | None) -> bool:
@@ -515,12 +540,55 @@ def open_channels(spec: LoadSpec) -> list[grpc.Channel]:
     channels = [grpc.insecure_channel(target, options=options) for _ in range(count)]
     try:
         for channel in channels:
-            grpc.channel_ready_future(channel).result(timeout=spec.ready_timeout_s)
-    except grpc.FutureTimeoutError:
+            _wait_ready(channel, target, spec.ready_timeout_s)
+    except LoadError:
         for channel in channels:
             channel.close()
-        raise LoadError(f"no server at {target} after {spec.ready_timeout_s:g} s") from None
+        raise
     return channels
+
+
+def _wait_ready(channel: grpc.Channel, target: str, within_s: float) -> None:
+    """Return once ``channel`` is READY. LoadError after ``within_s``, or sooner when
+    nothing has answered for ``FAIL_FAST_S`` since its first failed connection, saying
+    gRPC's reason."""
+    states: queue.SimpleQueue[grpc.ChannelConnectivity] = queue.SimpleQueue()
+    record = states.put
+    channel.subscribe(record, try_to_connect=True)
+    started = time.monotonic()
+    give_up = started + within_s
+    try:
+        while (now := time.monotonic()) < give_up:
+            try:
+                state = states.get(timeout=give_up - now)
+            except queue.Empty:
+                break
+            if state is grpc.ChannelConnectivity.READY:
+                return
+            if state is grpc.ChannelConnectivity.TRANSIENT_FAILURE:
+                give_up = min(give_up, time.monotonic() + FAIL_FAST_S)
+    finally:
+        channel.unsubscribe(record)
+    waited = time.monotonic() - started
+    raise LoadError(f"no server at {target}: none answered in {waited:.1f} s{_why(target)}")
+
+
+def _why(target: str) -> str:
+    """gRPC's reason a call to ``target`` fails now (`` (UNAVAILABLE: ... Connection
+    refused)``), from one health check on a channel of its own that neither retries nor
+    waits for a ready server; empty when it cannot tell within 2 s."""
+    with grpc.insecure_channel(target, options=channel_options(retries=False)) as probe:
+        check = probe.unary_unary(
+            "/grpc.health.v1.Health/Check",
+            request_serializer=health_pb2.HealthCheckRequest.SerializeToString,
+            response_deserializer=health_pb2.HealthCheckResponse.FromString,
+        )
+        try:
+            check(health_pb2.HealthCheckRequest(), timeout=2.0, wait_for_ready=False)
+        except grpc.RpcError as error:
+            if error.code() is not grpc.StatusCode.DEADLINE_EXCEEDED:
+                return f" ({error.code().name}: {error.details()})"
+    return ""
 
 
 def run_load(
@@ -532,8 +600,13 @@ def run_load(
     ``progress_every_s`` while it runs. Ctrl-C (KeyboardInterrupt) ends the run early and
     still reports what was done. Raises LoadError if the spec is bad or no server answers."""
     spec.check()
-    pool = build_pool(spec)
     channels = open_channels(spec)
+    try:
+        pool = build_pool(spec)
+    except BaseException:
+        for channel in channels:
+            channel.close()
+        raise
     tallies = [Tally() for _ in range(spec.concurrency)]
     failures: list[BaseException] = []
     cpu_started = time.process_time()
@@ -596,6 +669,8 @@ def _report(spec: LoadSpec, tallies: list[Tally], elapsed: float, cpu: float) ->
         requests=requests,
         hands=requests * spec.hands_per_request,
         bad_sent=sum(t.bad_sent for t in tallies),
+        refused=sum(t.refused for t in tallies),
+        errors=sum(t.errors for t in tallies),
         elapsed_s=elapsed,
         codes=dict(codes),
         latency_ms=Latency.of([s for t in tallies for s in t.latencies]),

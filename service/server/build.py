@@ -13,18 +13,24 @@ a bounded thread pool (``--threads``).
 
 from __future__ import annotations
 
+import resource
 from concurrent.futures import Executor
 
 import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
+from service.allocator import return_freed_memory
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import metrics
+from service.server import metrics, tracing
 from service.server.config import Settings
+from service.server.drain import Drain
 from service.server.limits import (
     Admission,
+    Budgets,
+    CostAdmission,
     LimitsInterceptor,
     concurrency_bound,
+    cost_budgets,
     message_limits,
 )
 from service.server.reflection import enable_reflection
@@ -69,6 +75,17 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
     further streams wait in its channel. ``max_connection_age``
     (grpc adds +-10% jitter) makes clients reconnect, so a plain Service spreads them
     over new pods; calls open then get the grace to finish before the connection closes.
+
+    The door, below the servicer: at most ``connection_cap`` connections (one more is closed
+    when accepted: UNAVAILABLE at once, never a descriptor the server needs); a connection
+    still handshaking after ``handshake_timeout_seconds``, or with no call open for
+    ``max_connection_idle_seconds``, is closed or sent GOAWAY, so idle connections cannot
+    hold the cap. gRPC's core holds up to ``max_pending_calls`` calls for the server (its
+    default dropped a burst of 5,000 as CANCELLED with no details, unseen by the metrics),
+    one header block may hold ``max_metadata_bytes`` (soft and hard limits equal, so
+    nothing is refused at random), and a stream reset before the server took it still
+    counts against the 100 a connection may have open (core's overload protection) until
+    core has freed it, so resetting streams cannot make a connection hold more.
     """
     limits = message_limits(settings.max_batch_hands, settings.max_message_bytes)
     options = [
@@ -82,7 +99,16 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
          _ms(settings.min_ping_interval_seconds)),
         ("grpc.http2.max_ping_strikes", 2),
         ("grpc.max_concurrent_streams", settings.max_streams_per_connection),
+        ("grpc.http.overload_protection", 1),
+        ("grpc.max_allowed_incoming_connections", connection_cap(settings.max_connections)),
+        ("grpc.server_handshake_timeout_ms", _ms(settings.handshake_timeout_seconds)),
+        ("grpc.server.max_pending_requests", settings.max_pending_calls),
+        ("grpc.server.max_pending_requests_hard_limit", settings.max_pending_calls),
+        ("grpc.max_metadata_size", settings.max_metadata_bytes),
+        ("grpc.absolute_max_metadata_size", settings.max_metadata_bytes),
     ]  # fmt: skip
+    if settings.max_connection_idle_seconds:
+        options.append(("grpc.max_connection_idle_ms", _ms(settings.max_connection_idle_seconds)))
     if settings.max_connection_age_seconds:
         options += [
             ("grpc.max_connection_age_ms", _ms(settings.max_connection_age_seconds)),
@@ -91,8 +117,36 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
     return options
 
 
+FD_RESERVE = 256
+"""Descriptors kept for the server's own use (listeners, /metrics, pipes, files) when the
+connection cap is derived from the open-file limit."""
+
+
+def connection_cap(max_connections: int) -> int:
+    """The connection cap in force: ``max_connections``, or when 0 the soft open-file
+    limit less ``FD_RESERVE`` (at least 64; 1,792 under the usual 2,048)."""
+    if max_connections:
+        return max_connections
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 2**20
+    return max(64, min(soft, 2**31 - 1) - FD_RESERVE)
+
+
 def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
+
+
+def settings_budgets(settings: Settings) -> Budgets:
+    """The cost budgets of one server process (``service.server.limits.cost_budgets``)."""
+    return cost_budgets(
+        settings.cpu_budget_seconds,
+        settings.memory_budget_mib,
+        settings.peer_share,
+        settings.admission_wait_seconds,
+        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        settings.workers,
+    )
 
 
 def build_health_server(
@@ -117,8 +171,10 @@ def build_server(
     health_servicer: health.aio.HealthServicer,
     pool: Executor,
     certificates: CertificateStore | None = None,
+    drain: Drain | None = None,
 ) -> tuple[grpc.aio.Server, int]:
     """A server bound to ``settings.address()``, not started, and the port it got.
+    Its calls are refused UNAVAILABLE once ``drain`` has begun (``service.server.drain``).
 
     ``pool`` runs the batches (``settings.threads`` threads is the intent); the caller
     shuts it down after the server. Port 0 asks for any free port. Raises BindError when
@@ -130,7 +186,11 @@ def build_server(
     counting = [metrics.MetricsInterceptor(metrics.instruments())] if settings.metrics else []
     server = grpc.aio.server(
         options=channel_options(settings),
-        interceptors=[*counting, LimitsInterceptor(settings.default_deadline_seconds)],
+        interceptors=[
+            *tracing.interceptors(settings.otlp_endpoint),
+            *counting,
+            LimitsInterceptor(settings.default_deadline_seconds),
+        ],
     )
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
@@ -139,6 +199,8 @@ def build_server(
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
+        CostAdmission(settings_budgets(settings), return_freed_memory),
+        drain,
     )
     handlers = method_handlers(servicer)
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

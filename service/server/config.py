@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from evaluators.odds import OddsLimits
-from service.server.logs import LEVELS
+from service.server.logs import CORE_LOG_MODES, LEVELS
 
 ENV_PREFIX = "HANDEVAL_"
 
@@ -69,7 +69,7 @@ class Settings:
     """Most run-outs one Odds request may ask to sample; more is RESOURCE_EXHAUSTED."""
     max_message_bytes: int = 0
     """Largest request and reply; 0 derives both from ``max_batch_hands``
-    (``service.server.limits.message_limits``: 1,765,536 and 3,165,536 bytes for 100,000 hands)."""
+    (``service.server.limits.message_limits``: 1,765,553 and 3,165,567 bytes for 100,000 hands)."""
     grace_seconds: float = 10.0
     """On SIGTERM/SIGINT, how long in-flight calls may take before they are cancelled."""
     log_level: str = "info"
@@ -77,9 +77,8 @@ class Settings:
     reflection: bool = True
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
-    """Evaluator calls running at once per process; more are RESOURCE_EXHAUSTED at once.
-    0: three quarters of ``threads``. A unit of work is a call, or a stream's message while
-    it is scored (``service.server.limits``)."""
+    """Batches and Odds running in the pool at once per process; more wait like a call over
+    its budgets. 0: three quarters of ``threads`` (``service.server.limits``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0
@@ -105,6 +104,45 @@ class Settings:
     """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
     stream_idle_seconds: float = 30.0
     """An EvaluateStream with no request for this long is ended DEADLINE_EXCEEDED; 0: never."""
+    max_connections: int = 0
+    """Client connections open at once on the gRPC port; one more is closed as soon as it is
+    accepted (the client sees UNAVAILABLE at once and may retry elsewhere). 0: the process's
+    open-file limit less ``FD_RESERVE`` (``service.server.build``), so connections can never
+    use up the descriptors the server needs."""
+    max_pending_calls: int = 10_000
+    """Calls gRPC's core holds for the server before it takes them, per process; beyond this
+    core drops new ones (CANCELLED, uncounted). gRPC's own default (1,000, then at random
+    up to 3,000) dropped a burst of 5,000 unary calls that the server answers in seconds."""
+    max_metadata_bytes: int = 16 * 1024
+    """Largest request header block (gRPC metadata); a larger one is refused, always
+    (gRPC's default refuses 8-16 KiB at random)."""
+    handshake_timeout_seconds: float = 10.0
+    """A connection that has not finished its TLS and HTTP/2 handshake by then is closed."""
+    max_connection_idle_seconds: float = 60.0
+    """A connection with no call open this long is sent GOAWAY (clients reconnect when they
+    next call); 0: never."""
+    grpc_core_logs: str = "off"
+    """gRPC's C core writes its own text lines to stderr (callers can cause them): ``off``
+    drops them, ``json`` passes each on as a ``grpc_core`` JSON line, a few a second."""
+
+    cpu_budget_seconds: float = 0.0
+    """CPU-seconds of batches and Odds (each its estimate: hands or run-outs x seats at the
+    game's cost) reserved at once per process; 0: 10 per CPU the pod may use (cgroup
+    ``cpu.max``, else the CPUs usable), shared among ``workers``
+    (``service.server.limits.cost_budgets``)."""
+    memory_budget_mib: int = 0
+    """MiB of batch and Odds working sets plus batch replies not yet sent, reserved at once
+    per process; 0: an eighth of the pod's memory limit (cgroup ``memory.max``; 1 GiB
+    when there is none), shared among ``workers``."""
+    peer_share: float = 0.5
+    """The most of either budget one client connection (``context.peer()``) may hold."""
+    admission_wait_seconds: float = 1.0
+    """A batch or Odds call that does not fit its budgets waits this long (at most until
+    its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
+    otlp_endpoint: str = ""
+    """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
+    (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
+    if set, else no tracing."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -215,6 +253,16 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _fraction(text: str) -> float:
+    try:
+        value = float(text.strip())
+    except ValueError:
+        raise ValueError("not a number") from None
+    if not 0 < value <= 1:
+        raise ValueError("must be more than 0 and at most 1")
+    return value
+
+
 def _host(text: str) -> str:
     host = text.strip()
     if not host or any(c.isspace() for c in host) or "/" in host:
@@ -229,11 +277,14 @@ def _file(text: str) -> str:
     return path
 
 
-def _level(text: str) -> str:
-    level = text.strip().lower()
-    if level not in LEVELS:
-        raise ValueError(f"must be one of {', '.join(LEVELS)}")
-    return level
+def _one_of(words: tuple[str, ...]) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        word = text.strip().lower()
+        if word not in words:
+            raise ValueError(f"must be one of {', '.join(words)}")
+        return word
+
+    return parse
 
 
 def _switch(text: str) -> bool:
@@ -259,7 +310,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "max_odds_samples": _int_in(1),
     "max_message_bytes": _zero_or(_int_in(64 * 1024, 2**31 - 1)),
     "grace_seconds": _seconds,
-    "log_level": _level,
+    "log_level": _one_of(LEVELS),
     "reflection": _switch,
     "max_concurrent_rpcs": _int_in(0),
     "default_deadline_seconds": _seconds,
@@ -274,6 +325,17 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "health_port": _int_in(0, 65535),
     "max_streams_per_connection": _int_in(1, 2**31 - 1),
     "stream_idle_seconds": _seconds,
+    "max_connections": _int_in(0),
+    "max_pending_calls": _int_in(1, 2**31 - 1),
+    "max_metadata_bytes": _int_in(1024, 2**31 - 1),
+    "handshake_timeout_seconds": _seconds,
+    "max_connection_idle_seconds": _seconds,
+    "grpc_core_logs": _one_of(CORE_LOG_MODES),
+    "cpu_budget_seconds": _seconds,
+    "memory_budget_mib": _int_in(0),
+    "peer_share": _fraction,
+    "admission_wait_seconds": _seconds,
+    "otlp_endpoint": str.strip,
 }
 
 _HELP = {
@@ -292,7 +354,7 @@ _HELP = {
     "grace_seconds": "on SIGTERM, time in-flight calls get to finish",
     "log_level": "one of " + ", ".join(LEVELS),
     "reflection": "serve gRPC reflection",
-    "max_concurrent_rpcs": "evaluator calls running at once per process (0: 3/4 of --threads)",
+    "max_concurrent_rpcs": "batches and Odds running at once per process (0: 3/4 of --threads)",
     "default_deadline_seconds": "deadline of calls that carry none (0: none)",
     "keepalive_seconds": "ping a connection quiet this long",
     "keepalive_timeout_seconds": "close a connection whose ping goes unanswered this long",
@@ -305,6 +367,17 @@ _HELP = {
     "health_port": "plaintext health-only port (0: off)",
     "max_streams_per_connection": "calls open at once on one client connection",
     "stream_idle_seconds": "end an EvaluateStream idle this long (0: never)",
+    "max_connections": "client connections open at once (0: open-file limit less a reserve)",
+    "max_pending_calls": "calls gRPC core holds before the server takes them",
+    "max_metadata_bytes": "largest request header block",
+    "handshake_timeout_seconds": "close a connection still handshaking after this long",
+    "max_connection_idle_seconds": "GOAWAY to a connection with no call this long (0: never)",
+    "grpc_core_logs": "gRPC C core's own stderr lines: off, or json",
+    "cpu_budget_seconds": "CPU-s of batches and Odds admitted at once per process (0: 10 per CPU)",
+    "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
+    "peer_share": "most of either budget one connection may hold (0-1)",
+    "admission_wait_seconds": "how long a call waits for its budget before it is refused",
+    "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
 }
 
 

@@ -1,15 +1,22 @@
-"""Per-process limits: how much work runs at once, how long a call without a deadline may
-take, how long a stream may sit idle, and how large a message may be.
+"""Per-process limits: how much work runs at once and what it may cost, how long a call
+without a deadline may take, how long a stream may sit idle, and how large a message may be.
 
-Admission counts work in progress, not open calls: a unary call takes a slot while it
-runs, a stream takes one for each message while that message is being scored (never while
-it waits for the next). With every slot taken, the call (or the stream message) is
-answered RESOURCE_EXHAUSTED at once, nothing queued behind the busy ones; a stream's
-refused message gets its ``error`` and the stream goes on. A batch's slot is held until its
-thread has stopped, so a cancelled batch still counts until it has really let go. The count
-is per process; ``--workers N`` admits N times as many. Health and reflection are outside
-it (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
-``maximum_concurrent_rpcs`` is not used: it counts open streams and health checks.)
+Two lanes. Work scored on the loop (a unary call, a stream's message, a batch of one
+chunk) takes a slot of ``Admission`` while it runs (never while a stream waits for its
+next message); a stream's refused message gets its ``error`` and the stream goes on.
+Batches and Odds reserve their cost first (``CostAdmission``): CPU and working memory
+estimated from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's
+bytes, against per-process budgets derived from the pod's limits (``cost_budgets``); a
+call that does not fit waits briefly, first come first served, then is refused
+RESOURCE_EXHAUSTED naming the budget, and one connection (``context.peer()``) may hold only
+``peer_share`` of either budget. A call in the pool holds its working set until its thread
+has stopped (a cancelled batch counts until it has really let go) and a batch's reply
+until gRPC reports the call done, sent or cancelled: replies a client never reads stay
+counted. Expensive calls never take the loop's slots, so they cannot crowd out cheap ones.
+Counts are per process; ``--workers N`` admits N times as many. Health and reflection are
+outside both (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
+``maximum_concurrent_rpcs`` is not used: it counts open streams, health checks and calls
+whose reply is stuck behind a window of 0, so such a client locks everyone out.)
 
 Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
@@ -26,16 +33,24 @@ extra ones wait in its own channel until one of its streams ends.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 import grpc
 
+from evaluators.costs import CallCost
 from evaluators.registry import GAMES
+from service.server.config import default_workers
 from service.server.handlers import behavior_of, rewrap
+from service.server.pod_limits import cpu_limit, memory_limit
 
 MAX_HAND_BYTES = max(rules.hand_max for rules in GAMES.values())
 """The widest hand of any game: one row of ``EvaluateBatchRequest.hands``."""
@@ -64,9 +79,10 @@ def message_limits(max_batch_hands: int, override_bytes: int = 0) -> MessageLimi
 
     Receive: the largest valid batch, every hand as wide as the widest game's hand and
     with a table of its own as wide as the widest table, plus ``SLACK_BYTES``
-    (100,000 hands: 100,000 x (10 + 7) + 65,536 = 1,765,536 bytes). Send: that batch's
-    reply at ``REPLY_BYTES_PER_HAND`` (3,165,536 bytes). A batch one hand over the limit
-    still fits, so it gets the batch limit's own RESOURCE_EXHAUSTED naming that limit.
+    (100,000 hands: 100,001 x (10 + 7) + 65,536 = 1,765,553 bytes). Send: that batch's
+    reply at ``REPLY_BYTES_PER_HAND`` (100,001 x 31 + 65,536 = 3,165,567). A batch one hand
+    over the limit still fits, so it gets the batch limit's own RESOURCE_EXHAUSTED naming
+    that limit.
     ``override_bytes`` (``--max-message-bytes``), when not 0, sets both.
     """
     if override_bytes:
@@ -173,3 +189,309 @@ class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
             return await behavior(request, self._seen(context))
 
         return rewrap(handler, with_deadline, with_deadline)
+
+
+# Admission by cost: the lane of the calls that run in the pool (batches, Odds) and of
+# every batch's reply.
+
+
+@dataclass(frozen=True)
+class Budgets:
+    """One process's budgets for the calls that reserve a cost (``CostAdmission``).
+
+    ``cpu_seconds``: CPU reserved by calls running at once (each its estimate, given back
+    when its work ends); ``memory_bytes``: working sets of running calls plus replies not
+    yet sent; ``peer_share``: the fraction of either one peer may hold; ``wait_seconds``:
+    how long a call that does not fit waits before it is refused; ``slots``: calls in
+    the pool at once (``concurrency_bound``: fewer than its threads, so none queues
+    unseen behind the others)."""
+
+    cpu_seconds: float
+    memory_bytes: int
+    peer_share: float
+    wait_seconds: float
+    slots: int
+
+
+class OverBudget(Exception):
+    """A call did not fit in time; the message names the budget, for the caller."""
+
+
+class Reservation:
+    """What one call holds: CPU and a working set until its work ends (``work_done``),
+    its reply's bytes until gRPC reports the call done (``release``)."""
+
+    def __init__(self, lane: CostAdmission, cost: CallCost, peer: str, pooled: bool) -> None:
+        self.lane = lane
+        self.peer = peer
+        self.pooled = pooled
+        self.cpu = cost.cpu_seconds
+        self.working = cost.working_bytes
+        self.request = cost.request_bytes
+        self.reply = HELD_COPIES * (cost.reply_bytes + cost.request_bytes)
+        self.working_held = True
+        self.reply_held = True
+
+    def work_done(self, reply_bytes: int | None = None) -> None:
+        """The work has ended (any thread): give back its CPU, working set and slot; what
+        stays held until the call is over is then figured from the reply's real size,
+        ``reply_bytes``, when given."""
+        self.lane.work_done(self, reply_bytes)
+
+    def release(self, _done: Any = None) -> None:
+        """The call is over (sent, failed or cancelled): give back everything still held.
+        Idempotent; fits ``context.add_done_callback``."""
+        self.lane.release(self)
+
+
+class CostAdmission:
+    """Reserves each call's ``CallCost`` against ``Budgets`` before its work starts.
+
+    A call fits when the process's CPU and memory reserved, and its peer's, stay within
+    the budgets (one call larger than a whole budget fits only when nothing else holds
+    it, so no call is refused for ever), and, for a call bound for the pool, a slot is
+    free. One that does not fit waits, first come first served, up to its wait, then is
+    refused with ``OverBudget`` naming what was full. Counters are guarded by a lock
+    (work ends on pool threads); waiters are woken on the event loop.
+
+    ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
+    has held a working set for ``IDLE_SECONDS``: a burst's freed memory goes back to the
+    kernel, while calls in a row keep reusing it.
+    """
+
+    def __init__(self, budgets: Budgets, on_idle: Callable[[], object] | None = None) -> None:
+        self.budgets = budgets
+        self._on_idle = on_idle
+        self._working = 0
+        self._idle_check: asyncio.TimerHandle | None = None
+        self._lock = threading.Lock()
+        self.cpu = 0.0
+        self.memory = 0
+        self.running = 0
+        self._peers: dict[str, list[float]] = {}
+        self._waiting: deque[tuple[asyncio.Future[Reservation], Reservation]] = deque()
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    async def reserve(self, cost: CallCost, peer: str, pooled: bool, wait: float) -> Reservation:
+        """Hold ``cost`` for ``peer``, waiting up to ``wait`` seconds for room."""
+        self._loop = asyncio.get_running_loop()
+        held = Reservation(self, cost, peer, pooled)
+        with self._lock:
+            full = self._full(held)
+            if full is None and not self._waiting:
+                self._take(held)
+                return held
+        if full is None:
+            full = "the server is busy with calls that came first"
+        if wait <= 0 or PEER_FULL in full:
+            self._refused()
+            raise OverBudget(full)
+        waiting = sum(w[1].working + w[1].reply for w in self._waiting)
+        if waiting + held.working + held.reply > self.budgets.memory_bytes:
+            self._refused()
+            raise OverBudget(f"{full}, and the calls waiting for room already hold its size")
+        ready: asyncio.Future[Reservation] = self._loop.create_future()
+        self._waiting.append((ready, held))
+        self._grant()
+        try:
+            return await asyncio.wait_for(ready, wait)
+        except TimeoutError:
+            self._refused()
+            with self._lock:
+                full = self._full(held)
+            raise OverBudget(
+                f"{full or 'the server is busy with calls that came first'}; waited {wait:g} s"
+            ) from None
+        except BaseException:
+            if ready.done() and not ready.cancelled():
+                held.release()  # granted as the caller went: nobody will give it back
+            raise
+        finally:
+            self._waiting = deque(w for w in self._waiting if w[1] is not held)
+
+    def _full(self, call: Reservation) -> str | None:
+        """What ``call`` does not fit in, for people; None when it fits."""
+        budgets = self.budgets
+        memory = call.working + call.reply
+        peer = self._peers.get(call.peer, [0.0, 0.0])
+        if call.pooled and self.running >= budgets.slots:
+            return f"all {budgets.slots} threads for batches and Odds are busy"
+        if self.cpu and self.cpu + call.cpu > budgets.cpu_seconds:
+            return (
+                f"this call needs ~{call.cpu:.3g} CPU-s and the server's CPU budget "
+                f"({budgets.cpu_seconds:g} CPU-s, --cpu-budget-seconds) has "
+                f"{max(budgets.cpu_seconds - self.cpu, 0):.3g} left"
+            )
+        if self.memory and self.memory + memory > budgets.memory_bytes:
+            return (
+                f"this call needs ~{_mib(memory)} and the server's memory budget "
+                f"({_mib(budgets.memory_bytes)}, --memory-budget-mib) has "
+                f"{_mib(max(budgets.memory_bytes - self.memory, 0))} left (working sets "
+                "and replies not yet read)"
+            )
+        share = budgets.peer_share
+        if peer[0] and peer[0] + call.cpu > share * budgets.cpu_seconds:
+            return (
+                f"{PEER_FULL} {peer[0]:.3g} CPU-s of the CPU budget; one "
+                f"peer may hold {share:.0%} of it (--peer-share)"
+            )
+        if peer[1] and peer[1] + memory > share * budgets.memory_bytes:
+            return (
+                f"{PEER_FULL} {_mib(int(peer[1]))} of the memory budget "
+                f"(working sets and replies not yet read); one peer may hold {share:.0%} of "
+                "it (--peer-share)"
+            )
+        return None
+
+    def _take(self, call: Reservation) -> None:
+        memory = call.working + call.reply
+        self._working += 1
+        self.cpu += call.cpu
+        self.memory += memory
+        self.running += call.pooled
+        peer = self._peers.setdefault(call.peer, [0.0, 0.0])
+        peer[0] += call.cpu
+        peer[1] += memory
+
+    def _give_back(self, call: Reservation, cpu: float, memory: int, slot: bool) -> None:
+        """Under the lock."""
+        self.cpu = max(self.cpu - cpu, 0.0)
+        self.memory -= memory
+        self.running -= slot
+        peer = self._peers.setdefault(call.peer, [0.0, 0.0])
+        peer[0] = max(peer[0] - cpu, 0.0)
+        peer[1] -= memory
+        if peer[1] <= 0 and peer[0] <= 0:
+            del self._peers[call.peer]
+
+    def work_done(self, call: Reservation, reply_bytes: int | None) -> None:
+        with self._lock:
+            if not call.working_held:
+                return
+            call.working_held = False
+            freed = call.working
+            held = None if reply_bytes is None else HELD_COPIES * (reply_bytes + call.request)
+            if held is not None and held < call.reply:
+                freed += call.reply - held
+                call.reply = held
+            self._give_back(call, call.cpu, freed, call.pooled)
+            self._working -= 1
+            idle = not self._working
+        self._wake()
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._idle_later)
+
+    def release(self, call: Reservation) -> None:
+        self.work_done(call, None)
+        with self._lock:
+            if not call.reply_held:
+                return
+            call.reply_held = False
+            self._give_back(call, 0.0, call.reply, False)
+            idle = not self._working
+        self._wake()
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._idle_later)
+
+    def _wake(self) -> None:
+        if self._waiting and self._loop is not None and not self._loop.is_closed():
+            self._loop.call_soon_threadsafe(self._grant)
+
+    def _refused(self) -> None:
+        """A refused call's request is freed now: count it towards going idle."""
+        if self._on_idle is not None and not self._working:
+            self._idle_later()
+
+    def _idle_later(self) -> None:
+        """On the loop: ``on_idle`` in ``IDLE_SECONDS`` unless work starts before."""
+        if self._idle_check is not None:
+            self._idle_check.cancel()
+        assert self._loop is not None
+        self._idle_check = self._loop.call_later(IDLE_SECONDS, self._still_idle)
+
+    def _still_idle(self) -> None:
+        self._idle_check = None
+        with self._lock:
+            idle = not self._working
+        if idle and self._on_idle is not None and self._loop is not None:
+            self._loop.run_in_executor(None, self._on_idle)
+
+    def _grant(self) -> None:
+        """On the loop: start the waiters that now fit, oldest first."""
+        for ready, held in list(self._waiting):
+            if ready.done():
+                continue
+            with self._lock:
+                if self._full(held) is not None:
+                    continue
+                self._take(held)
+            ready.set_result(held)
+            self._waiting = deque(w for w in self._waiting if w[1] is not held)
+
+
+HELD_COPIES = 2
+"""Until a call is over, grpc.aio keeps its request twice (the bytes read and the parsed
+message, both referenced by the handler's frame) and its reply twice (our bytes and grpc
+core's copy waiting to be sent): measured, 96 replies of 1.3 MB stuck behind a window of
+0 held ~4 MB each."""
+PEER_FULL = "this connection already holds"
+"""How a refusal over a peer's share begins: such a call is refused without waiting (the
+peer is the one keeping itself out), and so is one when the calls already waiting hold
+the memory budget's size (a waiting call holds its request)."""
+IDLE_SECONDS = 1.0
+"""How long no call may hold a working set before the cost lane's ``on_idle`` runs."""
+
+
+def _mib(count: int) -> str:
+    return f"{count / 2**20:.1f} MiB"
+
+
+CPU_SECONDS_PER_CPU = 10.0
+"""The CPU budget's default per CPU the pod may use: a call of up to this many CPU-seconds
+(10M sampled run-outs of 23 Poker high seats is ~9) runs beside another, and work never
+queues up much more than a deadline's worth (30 s) of CPU."""
+ASSUMED_POD_BYTES = 1 << 30
+"""The pod's memory when its cgroup sets no limit: the manifests' (``k8s/base``) 1 GiB."""
+MEMORY_BUDGET_FRACTION = 8
+"""The memory budget's default is the pod's memory over this: room for the interpreter,
+the tables, gRPC's own buffers and what the allocator keeps."""
+
+
+def cost_budgets(
+    cpu_budget_seconds: float,
+    memory_budget_mib: int,
+    peer_share: float,
+    wait_seconds: float,
+    slots: int,
+    workers: int,
+    cpus: float | None = None,
+    pod_bytes: int | None = None,
+) -> Budgets:
+    """The budgets in force in one of ``workers`` processes: the settings, or where they
+    are 0 the pod's share (``cpus`` and ``pod_bytes``, read from the cgroup when None)."""
+    cpus = cpus or cpu_limit() or float(default_workers())
+    pod_bytes = pod_bytes or memory_limit() or ASSUMED_POD_BYTES
+    return Budgets(
+        cpu_seconds=cpu_budget_seconds or cpus * CPU_SECONDS_PER_CPU / workers,
+        memory_bytes=memory_budget_mib * 2**20 or pod_bytes // MEMORY_BUDGET_FRACTION // workers,
+        peer_share=peer_share,
+        wait_seconds=wait_seconds,
+        slots=slots,
+    )
+
+
+POOL_NICENESS = 10
+"""How much lower the pool's threads run than the event loop (Linux per-thread nice)."""
+SWITCH_INTERVAL_SECONDS = 0.001
+"""How long a thread may hold the GIL while another waits (Python's default is 5 ms)."""
+
+
+def yield_to_the_loop() -> None:
+    """A pool thread's initializer: batches and Odds run at a lower OS priority, and the
+    process hands the GIL over sooner (``sys.setswitchinterval`` is process-wide; the
+    loop waits at most 1 ms for it rather than 5), so on busy cores the loop, which answers
+    every cheap call, comes first (``docs/reliability.md``, "Cost"). Raising one's own
+    niceness needs no privilege; where it fails (not Linux), nothing changes."""
+    sys.setswitchinterval(SWITCH_INTERVAL_SECONDS)
+    with contextlib.suppress(AttributeError, OSError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), POOL_NICENESS)

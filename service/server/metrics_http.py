@@ -22,9 +22,16 @@ scrape, and with ``--tls-client-ca`` the scraper must present a certificate that
 signed, as gRPC clients must.
 
 Values: this process's default registry, or with ``PROMETHEUS_MULTIPROC_DIR`` the sum over
-every process that wrote there, read anew on each scrape (a fresh registry and
-``MultiProcessCollector``, as prometheus_client's docs ask). prometheus_client is imported
-only in ``serve_metrics``, once the launcher has settled that variable.
+every process that wrote there (a fresh registry and ``MultiProcessCollector``, as
+prometheus_client's docs ask). prometheus_client is imported only in ``serve_metrics``,
+once the launcher has settled that variable.
+
+Scrapes cannot slow scoring: the endpoint shares the serving process (and its GIL) with
+gRPC, so a render (milliseconds of Python) is made at most once per ``RENDER_EVERY_S``
+per format and every scrape in between gets that copy (``CachedRender``: values up to a
+second old, which a scrape every 15 s never notices); and at most ``SCRAPES_PER_S``
+scrapes are answered a second, the others waiting their turn within ``WRITE_TIMEOUT_S``.
+16 scrapers in tight loops cost one render a second, not one core.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ import logging
 import os
 import socket
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -49,6 +57,8 @@ SCRAPE_THREADS = 8
 MAX_CONNECTIONS = 256
 BACKLOG = 128
 MAX_HEAD_BYTES = 8 * 1024
+RENDER_EVERY_S = 1.0
+SCRAPES_PER_S = 50
 _REASONS = {200: "OK", 400: "Bad Request", 404: "Not Found", 405: "Method Not Allowed"}
 
 Render = Callable[[str], tuple[bytes, str]]
@@ -84,7 +94,39 @@ def answer(head: bytes, render: Render) -> bytes:
     return _response(200, body, content_type, send_body=method == b"GET")
 
 
-def _renderer() -> Render:
+class CachedRender:
+    """A ``Render`` that renders each format at most once per ``max_age_s`` (seconds,
+    monotonic ``clock``); scrapes in between share the last copy. Thread-safe: scrapes
+    arriving during a render wait for it instead of rendering too."""
+
+    def __init__(
+        self,
+        render: Render,
+        format_of: Callable[[str], str],
+        max_age_s: float = RENDER_EVERY_S,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._render = render
+        self._format_of = format_of
+        self._max_age_s = max_age_s
+        self._clock = clock
+        self._lock = threading.Lock()
+        self._copies: dict[str, tuple[float, tuple[bytes, str]]] = {}
+        self.renders = 0
+
+    def __call__(self, accept: str) -> tuple[bytes, str]:
+        key = self._format_of(accept)
+        with self._lock:
+            copy = self._copies.get(key)
+            if copy is not None and self._clock() - copy[0] < self._max_age_s:
+                return copy[1]
+            rendered = self._render(accept)
+            self.renders += 1
+            self._copies[key] = (self._clock(), rendered)
+            return rendered
+
+
+def _renderer() -> CachedRender:
     """Render the default registry, or every process's values in multiprocess mode."""
     from prometheus_client import REGISTRY, CollectorRegistry
     from prometheus_client.exposition import choose_encoder
@@ -100,7 +142,7 @@ def _renderer() -> Render:
         encoder, content_type = choose_encoder(accept)
         return encoder(registry), content_type
 
-    return render
+    return CachedRender(render, lambda accept: choose_encoder(accept)[1])
 
 
 class MetricsServer:
@@ -117,6 +159,7 @@ class MetricsServer:
         self._reading: dict[asyncio.StreamWriter, None] = {}
         """Connections still sending their request, oldest first."""
         self._render = render
+        self._next_turn = 0.0
         self._pool = ThreadPoolExecutor(SCRAPE_THREADS, thread_name_prefix="handeval-scrape")
         self._loop = asyncio.new_event_loop()
         self._started = threading.Event()
@@ -152,6 +195,7 @@ class MetricsServer:
                     await writer.start_tls(self.certificates.ssl_context())
                 head = await reader.readuntil(b"\r\n\r\n")
             del self._reading[writer]
+            await self._take_turn()
             response = await self._loop.run_in_executor(self._pool, answer, head, self._render)
             writer.write(response)
             async with asyncio.timeout(WRITE_TIMEOUT_S):
@@ -162,6 +206,15 @@ class MetricsServer:
             self.open_connections -= 1
             self._reading.pop(writer, None)
             writer.transport.abort()
+
+    async def _take_turn(self) -> None:
+        """Wait until this scrape may be answered: one every ``1 / SCRAPES_PER_S`` seconds,
+        so scrapers in a loop cannot take the process's CPU from scoring."""
+        now = self._loop.time()
+        turn = max(now, self._next_turn)
+        self._next_turn = turn + 1.0 / SCRAPES_PER_S
+        if turn > now:
+            await asyncio.sleep(turn - now)
 
     def reload_certificates(self) -> None:
         """SIGHUP in a process whose metrics have their own store (the workers' parent):

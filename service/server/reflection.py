@@ -4,7 +4,7 @@ which way strength points, the card syntax and every field's meaning.
 grpc's reflection servicer answers from a descriptor pool, and a pool's descriptors drop
 ``source_code_info`` (the comments) when copied out. ``DescribedPool`` wraps the default
 pool, where the generated code registered every file, and answers our own files from the
-descriptor set that ``service.gen.regenerate`` writes with source info; every other file
+descriptor set that the build (``setup.py``) writes with source info; every other file
 (health, reflection, google's) is the pool's own.
 """
 

@@ -4,8 +4,10 @@ The life of a server process, each step one JSON log line:
 ``start`` (bound: host, port, pid, metrics_port, settings) -> tables warmed -> health
 SERVING, ``ready`` (with the port, which a caller that asked for port 0 reads from here) -> a
 signal ->
-``draining`` (health NOT_SERVING, new calls refused, in-flight calls get ``grace_seconds``)
--> ``stop``, exit 0. A bad setting exits 2 with one line on stderr; a failed start exits 1.
+``draining`` (health NOT_SERVING; after ``DRAIN_NOTICE_SECONDS`` every connection is sent
+GOAWAY, calls that still reach the servicer get UNAVAILABLE, and in-flight calls get
+``grace_seconds``, at whose end batches and Odds stop between chunks) -> ``stop``, exit 0.
+A bad setting exits 2 with one line on stderr; a failed start exits 1.
 With ``--workers`` above 1, ``service.server.workers`` runs this in each worker process.
 """
 
@@ -40,7 +42,9 @@ from service.server.build import (
     new_health,
 )
 from service.server.config import SettingError, Settings, add_serve_arguments, metrics_unavailable
-from service.server.logs import configure, log_event
+from service.server.drain import Drain
+from service.server.limits import yield_to_the_loop
+from service.server.logs import capture_stderr, configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
 from service.server.signals import Caught, catch_signals
 from service.server.tls import CertificateError, CertificateStore, server_store
@@ -106,6 +110,14 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     """Run until SIGTERM/SIGINT, then drain; the process exit code. ``expose_metrics``:
     serve ``/metrics`` from this process (off in a worker: its parent serves them)."""
     configure(settings.log_level)
+    restore_stderr = capture_stderr(settings.grpc_core_logs)
+    try:
+        return _serve_process(settings, expose_metrics)
+    finally:
+        restore_stderr()
+
+
+def _serve_process(settings: Settings, expose_metrics: bool) -> int:
     caught = catch_signals()
     try:
         certificates = server_store(settings.tls_cert, settings.tls_key, settings.tls_client_ca)
@@ -117,7 +129,11 @@ def serve(settings: Settings, expose_metrics: bool = True) -> int:
     except OSError as error:
         log_event("error", logging.ERROR, message=metrics_unavailable(settings, error))
         return 1
-    pool = ThreadPoolExecutor(max_workers=settings.threads, thread_name_prefix="handeval-batch")
+    pool = ThreadPoolExecutor(
+        max_workers=settings.threads,
+        thread_name_prefix="handeval-batch",
+        initializer=yield_to_the_loop,
+    )
     try:
         return asyncio.run(_serve(settings, caught, certificates, pool, http))
     finally:
@@ -137,8 +153,9 @@ async def _serve(
     retained = retain_freed_memory()
     health = await new_health()
     health_server = None
+    drain = Drain()
     try:
-        server, port = build_server(settings, health, pool, certificates)
+        server, port = build_server(settings, health, pool, certificates, drain)
         if settings.health_port:
             health_server, _ = build_health_server(settings, health)
     except BindError as error:
@@ -183,6 +200,7 @@ async def _serve(
     )
     await mark_draining(health)
     await asyncio.sleep(min(DRAIN_NOTICE_SECONDS, settings.grace_seconds))
+    drain.begin(settings.grace_seconds)
     await server.stop(settings.grace_seconds)
     if health_server is not None:
         await health_server.stop(None)

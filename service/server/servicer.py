@@ -35,13 +35,23 @@ from grpc_status import rpc_status
 
 from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
 from evaluators.cards import InvalidRequest
-from evaluators.odds import OddsLimits, OddsStopped, TooManySamples, odds
+from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
+from evaluators.odds import OddsLimits, OddsStopped, TooManySamples, odds, odds_cost
 from evaluators.registry import GAMES
 from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import batch_reply, convert, metrics
+from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.handlers import make_handler
-from service.server.limits import Admission, Busy, remaining_seconds
+from service.server.limits import (
+    REPLY_BYTES_PER_HAND,
+    Admission,
+    Busy,
+    CostAdmission,
+    OverBudget,
+    Reservation,
+    remaining_seconds,
+)
 from service.server.logs import log_event
 from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
 
@@ -52,8 +62,8 @@ DEFAULT_ODDS_LIMITS = OddsLimits()
 INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
 """A batch this small is one chunk (at most ~5 ms for the slowest game), scored on the
 loop: handing it to a pool thread cost ~1 ms of CPU a call in GIL hand-offs between the
-thread and the loop (10,000 hands: 3.8 against 2.7 ms of server and client CPU a call,
-``docs/performance.md``), and a cancel could not stop it sooner anyway."""
+thread and the loop (10,000 hands: 3.8-5.8 against 3.0-4.7 ms of server and client CPU a
+call, ``docs/performance.md``), and a cancel could not stop it sooner anyway."""
 
 
 @dataclass(frozen=True)
@@ -134,9 +144,13 @@ class HandEvaluatorServicer:
         max_reply_bytes: int,
         stream_idle_seconds: float,
         odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
+        costs: CostAdmission | None = None,
+        drain: Drain | None = None,
     ) -> None:
+        self._drain = drain or Drain()
         self._max_batch_hands = max_batch_hands
         self._admission = admission
+        self._costs = costs
         self._pool = pool
         self._max_reply_bytes = max_reply_bytes
         self._stream_idle_seconds = stream_idle_seconds
@@ -223,7 +237,7 @@ class HandEvaluatorServicer:
                 batch.table_size,
                 convert.to_options(batch.options),
                 self._max_batch_hands,
-                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
+                keep_going=lambda: self._keep_going(stop, deadline),
             )
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
             reply = write(result)
@@ -235,8 +249,12 @@ class HandEvaluatorServicer:
         one_pass = isinstance(request, pb.EvaluateBatchRequest) and len(hands) <= (
             INLINE_BATCH_HANDS * max(request.hand_size, 1)
         )
+
+        def cost(batch: pb.EvaluateBatchRequest) -> CallCost:
+            return _batch_cost(batch, len(hands))
+
         return await self.answer(
-            context, "EvaluateBatch", request, work, None if one_pass else stop
+            context, "EvaluateBatch", request, work, None if one_pass else stop, cost
         )
 
     async def Showdown(
@@ -256,35 +274,40 @@ class HandEvaluatorServicer:
         request: Request | Unreadable,
         work: Callable[[Request], Message | bytes],
         stop: threading.Event | None = None,
+        cost: Callable[[Request], CallCost] | None = None,
     ) -> bytes:
         """``work(request)``'s reply as bytes, or the call aborted with the status docs/api.md
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
-        ``work`` runs in the pool and ``stop`` is set when the call is cancelled."""
+        ``work`` runs in the pool and ``stop`` is set when the call is cancelled.
+
+        Two lanes: a call scored on the loop takes a slot of ``admission``; a call with a
+        ``cost`` (a batch, Odds) reserves it from ``costs`` first (``reserve``), and a
+        call in the pool takes no loop slot, so expensive calls never crowd out cheap ones."""
         if _deadline_passed(context):
             await _abort_late(context)
         if isinstance(request, Unreadable):
             await context.abort_with_status(rpc_status.to_status(request.status()))
             raise AssertionError("context.abort_with_status returns only by raising")
-        try:
-            self._admission.enter()
-        except Busy as busy:
-            await context.abort(grpc.StatusCode.RESOURCE_EXHAUSTED, str(busy))
+        if self._drain.begun:
+            await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
         started = time.perf_counter()
+        reservation: Reservation | None = None
         try:
+            if cost is not None:
+                reservation = await self.reserve(context, cost(request), pooled=stop is not None)
             if stop is None:
-                try:
-                    reply = _writer(work(request))
-                finally:
-                    self._admission.leave()
+                reply = self._on_loop(work, request, reservation)
             else:
-                reply = await self._in_pool(work, request, stop)
+                reply = await self._in_pool(work, request, stop, reservation)
         except InvalidRequest as error:
             problem = convert.invalid_argument(error.violations)
-        except (BatchTooLarge, RequestTooLarge, TooManySamples) as error:
+        except (BatchTooLarge, RequestTooLarge, TooManySamples, OverBudget, Busy) as error:
             problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
         except (BatchCancelled, OddsStopped):
             if _deadline_passed(context):
                 await _abort_late(context)
+            if not self._drain.work_may_go_on():
+                await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
             problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
         except Exception:
             problem = _internal(method, request)
@@ -303,17 +326,72 @@ class HandEvaluatorServicer:
         await context.abort_with_status(rpc_status.to_status(problem))
         raise AssertionError("context.abort_with_status returns only by raising")
 
-    async def _in_pool(
-        self, work: Callable[[Request], Message | bytes], request: Request, stop: threading.Event
+    def _keep_going(self, stop: threading.Event, deadline: float) -> bool:
+        """Between chunks of a batch or Odds: not cancelled, before its deadline, and not
+        past the shutdown's grace (``service.server.drain``)."""
+        return not stop.is_set() and time.monotonic() < deadline and self._drain.work_may_go_on()
+
+    def _on_loop(
+        self,
+        work: Callable[[Request], Message | bytes],
+        request: Request,
+        reservation: Reservation | None,
     ) -> bytes:
-        """``work(request)`` in the pool; its slot is given back when the thread is done
-        with it (or at once if it never started), so a cancelled batch counts until then."""
+        """``work(request)`` on the loop, in a loop slot (``Busy`` when none is free, its
+        reservation then given back); the reservation's working set is given back after."""
+        try:
+            self._admission.enter()
+        except Busy:
+            if reservation is not None:
+                reservation.release()
+            raise
+        reply_bytes = None
+        try:
+            reply = _writer(work(request))
+            reply_bytes = len(reply)
+            return reply
+        finally:
+            self._admission.leave()
+            if reservation is not None:
+                reservation.work_done(reply_bytes)
+
+    async def reserve(
+        self, context: grpc.aio.ServicerContext, cost: CallCost, pooled: bool
+    ) -> Reservation | None:
+        """Hold ``cost`` in the cost lane for this call's peer, waiting at most the
+        budgets' wait (or until the deadline); held until gRPC reports the call done, so
+        a reply nobody reads keeps its bytes counted. Raises ``OverBudget``."""
+        if self._costs is None:
+            return None
+        wait = self._costs.budgets.wait_seconds
+        remaining = remaining_seconds(context)
+        if remaining is not None:
+            wait = min(wait, remaining)
+        reservation = await self._costs.reserve(cost, context.peer(), pooled, wait)
+        context.add_done_callback(reservation.release)
+        return reservation
+
+    async def _in_pool(
+        self,
+        work: Callable[[Request], Message | bytes],
+        request: Request,
+        stop: threading.Event,
+        reservation: Reservation | None,
+    ) -> bytes:
+        """``work(request)`` in the pool; its reservation's working set (or, without one,
+        its loop slot) is given back when the thread is done with it (or at once if it
+        never started), so a cancelled batch counts until then."""
+        if reservation is None:
+            self._admission.enter()
 
         def run() -> bytes:
+            reply_bytes = None
             try:
-                return _writer(work(request))
+                reply = _writer(work(request))
+                reply_bytes = len(reply)
+                return reply
             finally:
-                self._admission.leave()
+                _let_go(reservation, reply_bytes, self._admission)
 
         running = self._pool.submit(run)
         try:
@@ -321,7 +399,7 @@ class HandEvaluatorServicer:
         except asyncio.CancelledError:
             stop.set()
             if running.cancelled():
-                self._admission.leave()
+                _let_go(reservation, None, self._admission)
             raise
 
     async def Odds(
@@ -340,14 +418,36 @@ class HandEvaluatorServicer:
                 asked.samples,
                 asked.seed,
                 self._odds_limits,
-                keep_going=lambda: not stop.is_set() and time.monotonic() < deadline,
+                keep_going=lambda: self._keep_going(stop, deadline),
             )
             metrics.record_odds(
                 asked.game, result.exact, result.runouts, time.perf_counter() - started
             )
             return convert.to_odds_response(result, asked.game, asked.request_id)
 
-        return await self.answer(context, "Odds", request, work, stop)
+        def cost(asked: pb.OddsRequest) -> CallCost:
+            return odds_cost(convert.to_odds_request(asked), asked.samples, self._odds_limits)
+
+        return await self.answer(context, "Odds", request, work, stop, cost)
+
+
+def _let_go(reservation: Reservation | None, reply_bytes: int | None, slots: Admission) -> None:
+    """Work in the pool has ended: its reservation's working set, or its loop slot."""
+    if reservation is None:
+        slots.leave()
+    else:
+        reservation.work_done(reply_bytes)
+
+
+def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int) -> CallCost:
+    """A batch's cost at its game's rate (the default rate for a game it lacks, which is
+    refused anyway): its hands, its request's bytes held while it runs, and the largest
+    reply it can have (``REPLY_BYTES_PER_HAND``)."""
+    hands = hands_bytes // max(request.hand_size, 1)
+    game = convert.to_game(request.game)
+    per_hand = GAMES[game].batch_cost if game is not None else BATCH_HAND_COST
+    request_bytes = hands_bytes + len(request.tables)
+    return batch_cost(per_hand, hands, request_bytes, hands * REPLY_BYTES_PER_HAND)
 
 
 def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:

@@ -180,3 +180,17 @@ def test_a_narrowed_deck_and_a_keep_rule_deal_only_what_they_allow() -> None:
     dealt = deal(Game.TONK, 200, seed=4, hand_size=5, deck=deck, keep=no_deuce_of_clubs)
     assert set(dealt.hands.ravel().tolist()) <= set(range(1, 10))
     _assert_rows_are_one_deck_each(dealt, DECK_SIZE)
+
+
+def _hand_alone_size(game: Game) -> int | None:
+    """The largest hand ``game`` takes with an empty table, if it takes one."""
+    rules = GAMES[game]
+    sizes = [n for n in range(rules.hand_min, rules.hand_max + 1) if rules.cards_min <= n]
+    return max(sizes) if rules.table_min == 0 and sizes else None
+
+
+@pytest.mark.parametrize("game", [g for g in Game if _hand_alone_size(g)])
+def test_a_narrowed_deck_deals_its_cards_not_their_positions(game: Game) -> None:
+    deck = np.arange(DECK_SIZE - 20, DECK_SIZE, dtype=np.uint8)
+    dealt = deal(game, 200, seed=8, hand_size=_hand_alone_size(game), table_size=0, deck=deck)
+    assert set(dealt.hands.ravel().tolist()) <= set(deck.tolist())

@@ -128,7 +128,6 @@ def test_an_empty_batch_scores_nothing() -> None:
 
 
 def test_the_kernel_refuses_outputs_of_the_wrong_size_or_type() -> None:
-
     hands = random_deals(10, 7, seed=3)
     tables = poker._kernel_tables()
     with pytest.raises(ValueError, match="strength"):

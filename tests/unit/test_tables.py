@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluators.results import PokerCategory
-from evaluators.tables import poker_tables, table_info
+from evaluators.tables import builds, poker_tables, table_info
 from evaluators.tables.card_keys import (
     BOARD_RANK_INDEXES,
     BOARD_RANK_WEIGHTS,
@@ -171,10 +171,40 @@ def test_tables_are_built_once_per_process() -> None:
     assert poker_tables() is poker_tables()
 
 
-def test_table_info_reports_each_table_size_and_the_build_time() -> None:
-    infos = table_info()
-    assert {info.name for info in infos} >= {"poker.unsuited_classes", "poker.flush_classes"}
-    for name, size, seconds in infos:
-        assert name.startswith("poker.")
-        assert size > 0
-        assert seconds > 0
+def test_table_info_reports_each_table_size_and_its_own_build_time() -> None:
+    poker_tables()
+    infos = {info.name: info for info in table_info()}
+    assert {"poker.five_card_classes", "poker.unsuited_classes", "poker.flush_classes"} <= set(
+        infos
+    )
+    for name, size, seconds in infos.values():
+        assert name.startswith(("poker.", "not_poker.", "tonk.")) and size > 0 and seconds > 0
+    assert len({info.build_seconds for info in infos.values()}) == len(infos)
+
+
+def test_a_build_inside_another_is_timed_as_its_own_and_left_out_of_the_outer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """On a clock that only the builders move: the outer build spends 1 s of its own
+    around an inner one that takes 5 s; each is reported with its own."""
+    now = [0.0]
+    monkeypatch.setattr(builds, "perf_counter", lambda: now[0])
+    monkeypatch.setattr(builds, "_built", {})
+
+    @builds.lookup_table("test.inner", len)
+    def inner() -> tuple[int, ...]:
+        now[0] += 5.0
+        return (1, 2)
+
+    @builds.lookup_table("test.outer", len)
+    def outer() -> tuple[int, ...]:
+        now[0] += 0.5
+        inner()
+        now[0] += 0.5
+        return (*inner(), 3)
+
+    assert outer() == (1, 2, 3) and outer() is outer()
+    assert builds.table_info() == (
+        builds.TableInfo("test.inner", 2, 5.0),
+        builds.TableInfo("test.outer", 3, 1.0),
+    )

@@ -7,6 +7,7 @@ Strength points up: ``1000 - points``, so fewer points (the drop comparison) is 
 from __future__ import annotations
 
 from evaluators.cards import card_text
+from evaluators.costs import UnitCost
 from evaluators.figures import cards_text, enum_text, yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.games.tonk import deadwood, settlement
@@ -64,4 +65,5 @@ RULES = GameRules(
     check_spread=deadwood.check_spread,
     check_showdown=settlement.check_ending,
     empty_hand_allowed=settlement.empty_hand_allowed,
+    batch_cost=UnitCost(cpu_ns=160, bytes=96),
 )

