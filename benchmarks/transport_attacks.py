@@ -11,7 +11,8 @@ not the measuring client's: ``python -m benchmarks.transport_attacks KIND HOST:P
 ``log_flood`` is the other kind: requests that make gRPC write to stderr (unparsable
 ``grpc-timeout``, 10,000 headers, replies left unsent on dropped connections).
 
-An attacker goes on after GOAWAY; a connection the server closes is not reopened. Prints one JSON
+An attacker goes on after GOAWAY (with ``--until-goaway`` each connection stops at its
+first); a connection the server closes is not reopened. Prints one JSON
 object: frames sent, connections ended by the server (and GOAWAYs seen), and the
 attacker's own CPU seconds, the yardstick for the server's.
 """
@@ -43,7 +44,9 @@ class Tally:
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
-def _read_until_closed(connection: socket.socket, tally: Tally, closed: threading.Event) -> None:
+def _read_until_closed(
+    connection: socket.socket, tally: Tally, closed: threading.Event, goaway: threading.Event
+) -> None:
     """Read and drop the server's frames (answering its PINGs, as a real client does) until
     it closes the connection: an attacker does not stop at GOAWAY."""
     pending = b""
@@ -57,6 +60,7 @@ def _read_until_closed(connection: socket.socket, tally: Tally, closed: threadin
                 if kind == raw_h2.GOAWAY:
                     with tally.lock:
                         tally.goaways += 1
+                    goaway.set()
                 if kind == raw_h2.PING and not flags & raw_h2.ACK:
                     connection.sendall(raw_h2.frame(raw_h2.PING, raw_h2.ACK, 0, payload))
     except OSError:
@@ -68,15 +72,19 @@ def _read_until_closed(connection: socket.socket, tally: Tally, closed: threadin
         closed.set()
 
 
-def _attack(host: str, port: int, kind: str, until: float, tally: Tally) -> None:
+def _attack(
+    host: str, port: int, kind: str, until: float, tally: Tally, until_goaway: bool
+) -> None:
     connection = raw_h2.open_connection(host, port)
-    closed = threading.Event()
-    reader = threading.Thread(target=_read_until_closed, args=(connection, tally, closed))
+    closed, goaways = threading.Event(), threading.Event()
+    reader = threading.Thread(target=_read_until_closed, args=(connection, tally, closed, goaways))
     reader.start()
     block = raw_h2.header_block(raw_h2.request_headers(EVALUATE))
     stream = 1
     try:
         while time.monotonic() < until and not closed.is_set():
+            if until_goaway and goaways.is_set():
+                break
             frames = []
             for _ in range(FRAMES_PER_WRITE):
                 if kind == "rapid-reset":
@@ -151,7 +159,9 @@ def log_flood(port: int, connections: int) -> None:
             _send_and_drop(port, calls, window=0)
 
 
-def run(kind: str, target: str, seconds: float, connections: int) -> dict[str, object]:
+def run(
+    kind: str, target: str, seconds: float, connections: int, until_goaway: bool = False
+) -> dict[str, object]:
     host, port = target.rsplit(":", 1)
     tally = Tally()
     began = os.times()
@@ -160,7 +170,9 @@ def run(kind: str, target: str, seconds: float, connections: int) -> dict[str, o
     else:
         until = time.monotonic() + seconds
         attackers = [
-            threading.Thread(target=_attack, args=(host, int(port), kind, until, tally))
+            threading.Thread(
+                target=_attack, args=(host, int(port), kind, until, tally, until_goaway)
+            )
             for _ in range(connections)
         ]
         for attacker in attackers:
@@ -184,8 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("target", help="HOST:PORT")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--connections", type=int, default=4)
+    parser.add_argument(
+        "--until-goaway", action="store_true", help="a connection stops at its first GOAWAY"
+    )
     options = parser.parse_args(argv)
-    print(json.dumps(run(options.kind, options.target, options.seconds, options.connections)))
+    report = run(options.kind, options.target, options.seconds, options.connections,
+                 options.until_goaway)  # fmt: skip
+    print(json.dumps(report))
     return 0
 
 
