@@ -37,9 +37,9 @@ pytestmark = pytest.mark.e2e
 
 IMAGE = "handeval:e2e"
 BUILD_SECONDS = 1500
-"""A cold build makes both bases with debootstrap (about 5 minutes here, under load)."""
+"""All cold, the build makes both bases with debootstrap: 9 minutes here under heavy load."""
 HEALTHY_SECONDS = 90.0
-"""The HEALTHCHECK's first probe comes after its 10 s interval; start-up takes 1-3 s."""
+"""The HEALTHCHECK's first probe comes after its 10 s interval; start-up takes 2-6 s."""
 WORKERS = 2
 """Worker processes (the default is one per CPU): the drain of several is the harder path."""
 CONTEXT_LIMIT_BYTES = 5_000_000
