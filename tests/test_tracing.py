@@ -1,6 +1,7 @@
 """OpenTelemetry traces: a real server exports a span per evaluator call to a real OTLP
 receiver (the collector's own TraceService, from opentelemetry-proto) run here, as the
-child of the caller's W3C ``traceparent``; off, nothing is traced or imported."""
+child of the caller's W3C ``traceparent``, with a batch's and Odds' phases as its children;
+off, nothing is traced or imported."""
 
 from __future__ import annotations
 
@@ -18,8 +19,15 @@ from opentelemetry.proto.common.v1.common_pb2 import KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 from opentelemetry.sdk.trace import TracerProvider
 
-from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
-from service.server import tracing
+from service.client.typed_client import (
+    HandevalClient,
+    HandevalError,
+    batch_request,
+    evaluate_request,
+    odds_request,
+)
+from service.server import trace_phases, tracing
+from service.server.servicer import INLINE_BATCH_HANDS
 from tests.conftest import ServerProcess
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
@@ -75,6 +83,28 @@ def wait_for(found: Callable[[], bool], timeout: float = 60.0) -> None:
 
 
 METHOD = "handeval.v1.HandEvaluator/"
+TRACEPARENT = (("traceparent", f"00-{TRACE_ID}-{PARENT_ID}-01"),)
+
+
+def call(channel: grpc.Channel, method: str, request: object) -> grpc.RpcError | None:
+    """``method`` called with ``request`` under ``TRACEPARENT``: None, or its error."""
+    send = channel.unary_unary(
+        f"/{METHOD}{method}",
+        request_serializer=lambda m: m.SerializeToString(),
+        response_deserializer=lambda b: b,
+    )
+    try:
+        send(request, metadata=TRACEPARENT, timeout=30)
+    except grpc.RpcError as error:
+        return error
+    return None
+
+
+def children(collector: Receiver, parent: Span) -> dict[str, Span]:
+    """The spans whose parent is ``parent``, by name, in the order they started."""
+    with collector._lock:
+        found = [s for _, s in collector.spans if s.parent_span_id == parent.span_id]
+    return {s.name: s for s in sorted(found, key=lambda s: s.start_time_unix_nano)}
 
 
 def test_each_call_is_a_span_under_the_callers_traceparent_with_game_hands_and_status(
@@ -147,3 +177,67 @@ def test_a_line_logged_during_a_call_carries_its_trace_id() -> None:
     assert vars(record)["fields"] == {"incident": "abc", "trace_id": trace_id}
     outside = logging.LogRecord("handeval", logging.INFO, "", 0, "ready", None, None)
     assert tracing.stamp_trace_id(outside) and not hasattr(outside, "fields")
+
+
+def test_a_batch_and_odds_phases_are_child_spans_of_their_call_even_in_the_pool(
+    launch_server: Callable[..., ServerProcess], receiver: tuple[Receiver, int]
+) -> None:
+    collector, port = receiver
+    server = launch_server(
+        "--otlp-endpoint", f"http://127.0.0.1:{port}", env={"OTEL_BSP_SCHEDULE_DELAY": "100"}
+    )
+    pooled = np.tile(np.arange(5, dtype=np.uint8), (INLINE_BATCH_HANDS + 1, 1))
+    with grpc.insecure_channel(server.target) as channel:
+        assert call(channel, "EvaluateBatch", batch_request("poker-high", pooled)) is None
+        seats = {"ann": "As Ks", "bob": "?2"}
+        assert call(channel, "Odds", odds_request("poker", seats, samples=3000, seed=7)) is None
+        bad = batch_request("poker-high", np.full((2, 5), 60, dtype=np.uint8))
+        refused = call(channel, "EvaluateBatch", bad)
+        assert refused is not None and refused.code() == grpc.StatusCode.INVALID_ARGUMENT
+    wait_for(
+        lambda: (
+            len(collector.named(METHOD + "EvaluateBatch")) == 2
+            and bool(collector.named("handeval.odds.reply"))
+            and len(collector.named("handeval.batch.read")) == 2
+        )
+    )
+    assert server.stop() == 0
+
+    batches = [span for _, span in collector.named(METHOD + "EvaluateBatch")]
+    [batch] = [s for s in batches if s.status.code != Status.STATUS_CODE_ERROR]
+    assert (batch.trace_id.hex(), batch.parent_span_id.hex()) == (TRACE_ID, PARENT_ID)
+    assert attributes(batch.attributes)["handeval.hands"] == INLINE_BATCH_HANDS + 1
+    phases = children(collector, batch)
+    assert list(phases) == ["handeval.batch.read", "handeval.batch.score", "handeval.batch.reply"]
+    assert all(phase.trace_id.hex() == TRACE_ID for phase in phases.values())
+    assert all(phase.kind == Span.SPAN_KIND_INTERNAL for phase in phases.values())
+    read, score, reply = phases.values()
+    assert read.end_time_unix_nano <= score.start_time_unix_nano
+    assert score.end_time_unix_nano <= reply.start_time_unix_nano <= batch.end_time_unix_nano
+
+    [failed] = [s for s in batches if s.status.code == Status.STATUS_CODE_ERROR]
+    [read] = children(collector, failed).values()
+    assert read.name == "handeval.batch.read"
+    assert read.status.code == Status.STATUS_CODE_ERROR
+    assert read.status.message == "InvalidRequest"
+
+    [(_, odds)] = collector.named(METHOD + "Odds")
+    assert odds.parent_span_id.hex() == PARENT_ID
+    assert attributes(odds.attributes).items() >= {
+        "handeval.game": "GAME_POKER_HIGH", "handeval.hands": 2, "rpc.grpc.status_code": 0,
+    }.items()  # fmt: skip
+    phases = children(collector, odds)
+    assert list(phases) == ["handeval.odds.plan", "handeval.odds.runouts", "handeval.odds.reply"]
+    assert attributes(phases["handeval.odds.plan"].attributes).items() >= {
+        "handeval.runouts": 3000, "handeval.exact": False,
+    }.items()  # fmt: skip
+
+
+def test_untraced_phases_do_nothing_and_run_in_the_pool_as_they_are() -> None:
+    def work() -> bytes:
+        return b"reply"
+
+    assert trace_phases.carried(work) is work
+    with trace_phases.phase("batch.read") as span:
+        span.set_attribute("handeval.runouts", 1)
+    assert trace_phases.phase("odds.plan") is trace_phases.phase("batch.score")

@@ -5,8 +5,11 @@ each call of ``handeval.v1.HandEvaluator`` gets a SERVER span named for its meth
 child of the caller's span when its metadata carries a W3C ``traceparent``, with the
 game (``handeval.game``, the wire enum name), the hands it scores (``handeval.hands``: one
 for Evaluate, the batch's hands, a showdown's or Odds' seats, a stream's requests) and the
-status code (``rpc.grpc.status_code``, and the span's error status when not OK). A line
-logged during a call carries its ``trace_id``. Health and reflection are not traced.
+status code (``rpc.grpc.status_code``, and the span's error status when not OK). A batch's
+and Odds' phases are its child spans (``service.server.trace_phases``: ``handeval.batch.read``,
+``.score``, ``.reply``; ``handeval.odds.plan``, ``.runouts``, ``.reply``), in the pool's
+thread too. A line logged during a call carries its ``trace_id``. Health and reflection are
+not traced.
 
 Without an endpoint nothing here is imported: ``interceptors()`` answers no interceptor,
 so an untraced server pays nothing. The SDK and its exporter are the ``otel`` extra
@@ -25,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from google.protobuf.message import Message
 
+from service.server import trace_phases
 from service.server.handlers import behavior_of, rewrap
 from service.server.limits import EXEMPT_PREFIXES
 
@@ -59,7 +63,9 @@ def _tracer(where: str) -> Tracer:
     exporter = OTLPSpanExporter(endpoint=where, insecure=not where.startswith("https://"))
     provider.add_span_processor(BatchSpanProcessor(exporter))
     logging.getLogger("handeval").addFilter(stamp_trace_id)
-    return provider.get_tracer("handeval")
+    tracer = provider.get_tracer("handeval")
+    trace_phases.trace_with(tracer)
+    return tracer
 
 
 def stamp_trace_id(record: logging.LogRecord) -> bool:
