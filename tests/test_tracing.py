@@ -173,6 +173,7 @@ def test_batch_and_odds_phases_are_child_spans_in_the_pool_too_and_slow_call_lin
             and bool(collector.named(METHOD + "Evaluate"))
         )
     )
+    server.wait_for_event("slow_call", timeout=60, count=4)
     assert server.stop() == 0
 
     slow = {(line["method"], line["code"]): line for line in server.named("slow_call")}

@@ -142,7 +142,7 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         streaming_in = handler.request_streaming
         service, _, name = method.strip("/").partition("/")
         tracer = self._tracer
-        streaming = handler.request_streaming or handler.response_streaming
+        streaming = streaming_in or handler.response_streaming
         slow_seconds = 0.0 if streaming else self._slow_seconds
 
         async def traced(request: Any, context: grpc.aio.ServicerContext) -> Any:
