@@ -333,8 +333,10 @@ static PyObject *screen(PyObject *module, PyObject *args)
         rules.rank_bits = rank_bits.buf;
         const uint8_t *h = hands.buf, *t = tables.buf;
         Py_BEGIN_ALLOW_THREADS
-        ok = table_rows == 1 ? screen_shared(&rules, h, count, width, t, table_width)
-                             : screen_own(&rules, h, count, width, t, table_width);
+        /* No table bytes at all is one empty table shared by every hand. */
+        ok = table_rows == 1 || table_width == 0
+                 ? screen_shared(&rules, h, count, width, t, table_width)
+                 : screen_own(&rules, h, count, width, t, table_width);
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&hands);
