@@ -17,12 +17,13 @@ ARG PIP_NO_INDEX
 ARG PIP_FIND_LINKS
 WORKDIR /src
 COPY pyproject.toml setup.py README.md ./
+COPY protos/ protos/
 COPY evaluators/ evaluators/
 COPY service/ service/
 RUN python3 -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 # Dependencies come from the project's own metadata (pyproject.toml), nothing else; setup.py
-# compiles the C kernels; pip byte-compiles everything, so the read-only runtime never
+# generates service/gen/ from protos/ and compiles the C kernels; pip byte-compiles everything, so the read-only runtime never
 # writes .pyc files. Running the server's own warm-up here (every game, single and batch)
 # fails the image build if the tables or the kernels do not work as installed (python -P:
 # import the installed package, not the uncompiled sources in the working directory).

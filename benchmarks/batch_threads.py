@@ -9,8 +9,8 @@ the per-round ratios (two threads / one). With the kernels' loops outside the GI
 threads on two free cores approach 2x; the Python between the loops holds it.
 
 Two threads can only show that on two idle cores, which a shared machine seldom has, so it
-also prints the share of one batch's CPU time spent in the compiled loops (the screen, the
-poker kernel and the column writer, timed alone on the same hands, GIL released) and the
+also prints the share of one batch's CPU time spent inside the compiled loops (the screen,
+the poker kernel and the column writer, each timed in place, GIL released) and the
 two-thread ceiling that share allows (Amdahl: ``1 / (held + released / 2)``).
 """
 
@@ -22,15 +22,14 @@ import sys
 import threading
 import time
 from collections.abc import Callable
-
-import numpy as np
+from typing import Any
 
 from benchmarks.hands import named_deal
-from evaluators import batch, poker
+from evaluators import batch
 from evaluators.inputs import Game, Options
-from evaluators.registry import GAMES
+from evaluators.kernels import _poker, _screen
 from service.allocator import retain_freed_memory
-from service.server import batch_reply
+from service.server import _columns, batch_reply
 
 
 def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:
@@ -55,31 +54,35 @@ def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:
 
 
 def released_share(packed: bytes, hands: int, repeats: int = 30) -> float:
-    """The share of one batch's thread CPU time spent in the compiled loops (median
-    times of the whole work and of each loop alone, on the same batch)."""
-    rows = np.frombuffer(packed, dtype=np.uint8).reshape(hands, 7)
-    no_table = np.zeros((1, 0), dtype=np.uint8)
-    rules = GAMES[Game.POKER_HIGH]
-    result = poker.compiled_batch(rows, no_table, dots=False)
+    """The share of the thread CPU time of one batch's work spent inside the compiled
+    loops: each kernel entry point (the screen, the poker kernel, the column writer) is
+    wrapped for the measurement to add up its own thread CPU time, then restored."""
+    inside = [0.0]
+    entries = [(_screen, "screen"), (_poker, "evaluate"), (_columns, "write")]
+    originals = [getattr(module, name) for module, name in entries]
 
-    def whole() -> object:
-        scored = batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, Options(), hands)
-        return batch_reply.serialized_columns(scored)
-
-    def cpu(action: Callable[[], object]) -> float:
-        times = []
-        for _ in range(repeats):
+    def timed(function: Callable[..., Any]) -> Callable[..., Any]:
+        def call(*args: Any) -> Any:
             started = time.thread_time()
-            action()
-            times.append(time.thread_time() - started)
-        return statistics.median(times)
+            try:
+                return function(*args)
+            finally:
+                inside[0] += time.thread_time() - started
 
-    loops = (
-        cpu(lambda: batch.all_valid(rules, rows, no_table))
-        + cpu(lambda: poker.compiled_batch(rows, no_table, dots=False))
-        + cpu(lambda: batch_reply.serialized_columns(result))
-    )
-    return min(loops / cpu(whole), 1.0)
+        return call
+
+    for (module, name), original in zip(entries, originals, strict=True):
+        setattr(module, name, timed(original))
+    try:
+        started = time.thread_time()
+        for _ in range(repeats):
+            result = batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, Options(), hands)
+            batch_reply.serialized_columns(result)
+        whole = time.thread_time() - started
+    finally:
+        for (module, name), original in zip(entries, originals, strict=True):
+            setattr(module, name, original)
+    return inside[0] / whole if whole else 0.0
 
 
 def main(argv: list[str] | None = None) -> int:

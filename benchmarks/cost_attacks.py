@@ -9,7 +9,7 @@ fresh server of the checkout (``attacks.start``):
 2. ``exact_flop_a``: ``EXACT_CALLS`` exact 15-seat Flop-A Odds calls (1,814,400 run-outs
    each) at once over 4 connections: peak RSS growth (VmRSS polled every 20 ms), the codes
    (answered or RESOURCE_EXHAUSTED, nothing else), the server still alive, RSS after;
-3. ``unread_replies``: 8 connections whose stream window is 0 (``http2_raw``) each send 100
+3. ``unread_replies``: 8 connections whose stream window is 0 (``raw_connection``) each send 100
    EvaluateBatch of 100,000 poker hands (byte-column replies, ~2.6 MB each) and never read
    a reply: RSS growth while they hang, and a polite caller meanwhile;
 4. ``partial_uploads``: 200 streams (2 connections) each sending all but the last byte of
@@ -32,7 +32,7 @@ from typing import Any
 import grpc
 import numpy as np
 
-from benchmarks.http2_raw import RawConnection
+from benchmarks.raw_connection import RawConnection
 from service.client.typed_client import batch_request, odds_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 

@@ -30,7 +30,7 @@ from multiprocessing.synchronize import Event
 from pathlib import Path
 from typing import Any
 
-from benchmarks.launcher import start_server
+from benchmarks.launcher import ServerProcess, start_server
 
 SERVERS = {
     "metrics on, 1 worker": (1, "--metrics"),
@@ -111,38 +111,58 @@ def measure(pid: int, port: int, clients: int, threads: int, seconds: float) -> 
     return calls / max(elapsed for _, elapsed in results), 1e6 * cpu / max(calls, 1)
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def interleaved(
+    servers: dict[str, ServerProcess], rounds: int, seconds: float, clients: int, threads: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Each server measured in turn, ``rounds`` times, the order reversed every other round
+    so drift touches all alike (each round printed): the median requests per second and
+    server CPU microseconds per request of each."""
+    rates: dict[str, list[float]] = {name: [] for name in servers}
+    costs: dict[str, list[float]] = {name: [] for name in servers}
+    for round_ in range(rounds):
+        order = list(servers) if round_ % 2 == 0 else list(reversed(servers))
+        for name in order:
+            server = servers[name]
+            rate, cost = measure(server.pid, server.port, clients, threads, seconds)
+            rates[name].append(rate)
+            costs[name].append(cost)
+            print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s, "
+                  f"{cost:,.0f} server CPU us/req", flush=True)  # fmt: skip
+    medians = {name: statistics.median(values) for name, values in rates.items()}
+    return medians, {name: statistics.median(values) for name, values in costs.items()}
+
+
+def load_arguments(parser: argparse.ArgumentParser) -> None:
+    """The load's flags, shared with ``benchmarks.tracing_overhead``."""
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--clients", type=int, default=2, help="client processes")
     parser.add_argument("--threads", type=int, default=4, help="channels per client process")
+
+
+def print_medians(
+    medians: dict[str, float], cpu: dict[str, float], options: argparse.Namespace
+) -> None:
+    print(f"\nmedians of {options.rounds} rounds, {options.seconds:g} s each, "
+          f"{options.clients} client processes x {options.threads} channels, "
+          f"{os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}:")  # fmt: skip
+    for name, median in medians.items():
+        print(f"  {name}: {median:,.0f} req/s, {cpu[name]:,.0f} server CPU us/req")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    load_arguments(parser)
     options = parser.parse_args(argv)
     servers = {name: start_server(flag, workers=n) for name, (n, flag) in SERVERS.items()}
-    rates: dict[str, list[float]] = {name: [] for name in SERVERS}
-    costs: dict[str, list[float]] = {name: [] for name in SERVERS}
     try:
-        for round_ in range(options.rounds):
-            order = list(SERVERS) if round_ % 2 == 0 else list(reversed(SERVERS))
-            for name in order:
-                server = servers[name]
-                rate, cost = measure(
-                    server.pid, server.port, options.clients, options.threads, options.seconds
-                )
-                rates[name].append(rate)
-                costs[name].append(cost)
-                print(f"round {round_ + 1}: {name}: {rate:,.0f} req/s, "
-                      f"{cost:,.0f} server CPU us/req", flush=True)  # fmt: skip
+        medians, cpu = interleaved(
+            servers, options.rounds, options.seconds, options.clients, options.threads
+        )
     finally:
         for server in servers.values():
             server.stop()
-    medians = {name: statistics.median(values) for name, values in rates.items()}
-    cpu = {name: statistics.median(values) for name, values in costs.items()}
-    print(f"\nmedians of {options.rounds} rounds, {options.seconds:g} s each, "
-          f"{options.clients} client processes x {options.threads} channels, "
-          f"{os.cpu_count()} CPUs:")  # fmt: skip
-    for name, median in medians.items():
-        print(f"  {name}: {median:,.0f} req/s, {cpu[name]:,.0f} server CPU us/req")
+    print_medians(medians, cpu, options)
     ratio = medians["metrics on, 1 worker"] / medians["metrics off, 1 worker"]
     print(f"  metrics on/off throughput ratio: {ratio:.3f} (cost {100 * (1 - ratio):.1f}%)")
     cpu_ratio = cpu["metrics on, 1 worker"] / cpu["metrics off, 1 worker"]

@@ -1,7 +1,8 @@
-"""HTTP/2 frames written by hand, for attacks no well-behaved client library will send:
-streams reset as soon as they are opened (rapid reset), PING floods, headers gRPC's own
-client refuses to send (an unparsable ``grpc-timeout``, thousands of headers), requests
-dropped before their reply is read.
+"""HTTP/2 frames and HPACK written by hand, for attacks no well-behaved client library
+will send: streams reset as soon as they are opened (rapid reset), PING floods, headers
+gRPC's own client refuses to send (an unparsable ``grpc-timeout``, thousands of headers),
+requests dropped before their reply is read, a stream window of 0, a request whose last
+bytes never come. ``benchmarks.raw_connection`` holds a connection built on these.
 
 Only what those attacks need: frames (RFC 9113 section 4.1) and HPACK literal header
 fields without indexing and without Huffman coding (RFC 7541 section 6.2.2), which every
@@ -16,9 +17,16 @@ from collections.abc import Iterable
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE = 0x0, 0x1, 0x3, 0x4, 0x6, 0x7, 0x8
+CONTINUATION = 0x9
 END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
 CANCEL = 0x8
 """RST_STREAM's error code for a stream the client no longer wants."""
+INITIAL_WINDOW_SIZE = 0x4
+"""The SETTINGS parameter for the window each new stream starts with."""
+DEFAULT_WINDOW = 65_535
+FRAME_BYTES = 16_384
+"""The largest frame payload a peer must accept without asking (SETTINGS_MAX_FRAME_SIZE)."""
+FRAME_HEADER_BYTES = 9
 
 
 def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
@@ -28,6 +36,12 @@ def frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
         + struct.pack(">I", stream & 0x7FFFFFFF)
         + payload
     )
+
+
+def frame_header(head: bytes) -> tuple[int, int, int, int]:
+    """A frame's first ``FRAME_HEADER_BYTES`` as (payload length, type, flags, stream)."""
+    stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+    return int.from_bytes(head[:3], "big"), head[3], head[4], stream
 
 
 def _integer(value: int, prefix_bits: int = 7) -> bytes:
@@ -64,20 +78,27 @@ def request_headers(
     ]  # fmt: skip
 
 
-def headers(stream: int, block: bytes, end_stream: bool = False, max_frame: int = 16_384) -> bytes:
+def headers(
+    stream: int, block: bytes, end_stream: bool = False, max_frame: int = FRAME_BYTES
+) -> bytes:
     """HEADERS, and CONTINUATION frames when ``block`` is larger than one frame."""
     flags = END_STREAM if end_stream else 0
     chunks = [block[i : i + max_frame] for i in range(0, len(block), max_frame)] or [b""]
     out = [frame(HEADERS, flags | (END_HEADERS if len(chunks) == 1 else 0), stream, chunks[0])]
     for index, chunk in enumerate(chunks[1:], start=2):
-        out.append(frame(0x9, END_HEADERS if index == len(chunks) else 0, stream, chunk))
+        out.append(frame(CONTINUATION, END_HEADERS if index == len(chunks) else 0, stream, chunk))
     return b"".join(out)
+
+
+def grpc_body(message: bytes) -> bytes:
+    """``message`` as gRPC frames it in a stream's DATA: uncompressed, length-prefixed."""
+    return b"\x00" + struct.pack(">I", len(message)) + message
 
 
 def grpc_message(message: bytes, stream: int, end_stream: bool = True) -> bytes:
     """One length-prefixed gRPC message as a DATA frame (or several, 16 KiB each)."""
-    body = b"\x00" + struct.pack(">I", len(message)) + message
-    chunks = [body[i : i + 16_384] for i in range(0, len(body), 16_384)]
+    body = grpc_body(message)
+    chunks = [body[i : i + FRAME_BYTES] for i in range(0, len(body), FRAME_BYTES)]
     return b"".join(
         frame(DATA, END_STREAM if end_stream and i == len(chunks) - 1 else 0, stream, chunk)
         for i, chunk in enumerate(chunks)
@@ -92,8 +113,10 @@ def ping(data: bytes = bytes(8)) -> bytes:
     return frame(PING, 0, 0, data)
 
 
-def settings(ack: bool = False) -> bytes:
-    return frame(SETTINGS, ACK if ack else 0, 0)
+def settings(ack: bool = False, values: Iterable[tuple[int, int]] = ()) -> bytes:
+    """SETTINGS with ``values`` as (parameter, value) pairs, or its acknowledgement."""
+    payload = b"".join(struct.pack(">HI", key, value) for key, value in values)
+    return frame(SETTINGS, ACK if ack else 0, 0, payload)
 
 
 def open_connection(host: str, port: int, timeout: float = 10.0) -> socket.socket:
@@ -108,12 +131,11 @@ def open_connection(host: str, port: int, timeout: float = 10.0) -> socket.socke
 def read_frames(data: bytes) -> tuple[list[tuple[int, int, int, bytes]], bytes]:
     """Whole frames at the start of ``data`` as (type, flags, stream, payload), and the rest."""
     frames = []
-    while len(data) >= 9:
-        length = int.from_bytes(data[:3], "big")
-        if len(data) < 9 + length:
+    while len(data) >= FRAME_HEADER_BYTES:
+        length, kind, flags, stream = frame_header(data)
+        end = FRAME_HEADER_BYTES + length
+        if len(data) < end:
             break
-        kind, flags = data[3], data[4]
-        stream = int.from_bytes(data[5:9], "big") & 0x7FFFFFFF
-        frames.append((kind, flags, stream, data[9 : 9 + length]))
-        data = data[9 + length :]
+        frames.append((kind, flags, stream, data[FRAME_HEADER_BYTES:end]))
+        data = data[end:]
     return frames, data

@@ -122,10 +122,8 @@ def _hold_idle(host: str, port: int, count: int, seconds: float, tally: Tally) -
 def _send_and_drop(port: int, frames: bytes, window: int | None = None) -> None:
     """One connection that sends ``frames`` and goes away without reading the reply
     (with ``window`` 0 the server cannot even send it before the connection drops)."""
-    settings = raw_h2.settings()
-    if window is not None:
-        setting = (4).to_bytes(2, "big") + window.to_bytes(4, "big")  # INITIAL_WINDOW_SIZE
-        settings = raw_h2.frame(raw_h2.SETTINGS, 0, 0, setting)
+    values = [] if window is None else [(raw_h2.INITIAL_WINDOW_SIZE, window)]
+    settings = raw_h2.settings(values=values)
     with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
         connection.sendall(raw_h2.PREFACE + settings + frames)
         try:

@@ -2,8 +2,9 @@
 
 The contract (docs/api.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
-byte 255 pads a short hand or table. The whole batch is checked first, vectorised, and any
-bad hand fails it all (no partial scores): ``InvalidRequest`` naming up to
+byte 255 pads a short hand or table. The whole batch is screened first (``screen``, one
+compiled pass), and any bad hand fails it all (no partial scores): ``check`` then finds
+every problem, vectorised, for an ``InvalidRequest`` naming up to
 ``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
 (``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
 the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
@@ -84,12 +85,15 @@ def read_batch(
     if refused := check_options(rules, options, showdown=False):
         raise InvalidRequest(refused)
     hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
-    if not all_valid(rules, hand_matrix, table_matrix):
+    verdict = screen(rules, hand_matrix, table_matrix)
+    if not verdict:
         check(rules, hand_matrix, table_matrix)
+    hands_full = verdict & _screen.HANDS_FULL or _EMPTY_BYTE not in hands
+    tables_full = verdict & _screen.TABLES_FULL or _EMPTY_BYTE not in tables
     return BatchRequest(
         rules.game,
-        hand_matrix if _EMPTY_BYTE not in hands else _packed(hand_matrix),
-        table_matrix if _EMPTY_BYTE not in tables else _packed(table_matrix),
+        hand_matrix if hands_full else _packed(hand_matrix),
+        table_matrix if tables_full else _packed(table_matrix),
         options,
     )
 
@@ -198,19 +202,28 @@ def rank_bits() -> npt.NDArray[np.uint64]:
 
 
 def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
-    """True when ``check`` would find nothing: the fast screen of a batch, compiled
-    (``kernels._screen``), one pass over the bytes with the GIL released.
+    """True when ``check`` would find nothing: the fast screen of a batch (``screen``).
 
-    Each byte becomes one bit (``card_bits``), added and OR-ed along its row: a non-card
-    byte or a joker the game does not deal shows as its flag bits, a repeated card as a sum
-    that differs from the OR; the sizes are the game's ``GameRules``.
     Exact for a non-empty batch of rows up to ``MAX_ROW_BYTES`` bytes (it passes iff
     ``check`` does); otherwise False. A batch it does not pass goes to ``check``, which
     finds the problems and their sentences (and is the reference the screen is held to).
     """
+    return bool(screen(rules, hands, tables))
+
+
+def screen(rules: GameRules, hands: Matrix, tables: Matrix) -> int:
+    """The compiled screen (``kernels._screen``), one pass over the bytes with the GIL
+    released: 0 when ``check`` would refuse the batch (or it is empty or too wide), else
+    ``_screen.PASSED`` plus ``_screen.HANDS_FULL`` / ``TABLES_FULL`` when the hands or the
+    tables hold no padding byte (the caller need not look for one).
+
+    Each byte becomes one bit (``card_bits``), added and OR-ed along its row: a non-card
+    byte or a joker the game does not deal shows as its flag bits, a repeated card as a sum
+    that differs from the OR; the sizes are the game's ``GameRules``.
+    """
     if not len(hands) or max(hands.shape[1], tables.shape[1]) > MAX_ROW_BYTES:
-        return False
-    return _screen.all_valid(
+        return 0
+    return _screen.screen(
         np.ascontiguousarray(hands),
         np.ascontiguousarray(tables),
         card_bits(),

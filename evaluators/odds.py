@@ -145,7 +145,16 @@ def odds(
     Raises ``InvalidRequest`` for a request ``odds_violations`` refuses, ``TooManySamples``
     over ``limits.max_samples`` and ``OddsStopped`` when ``keep_going()`` turns false.
     """
-    planned = _plan(request, samples, limits or OddsLimits())
+    return run_odds(request, plan_odds(request, samples, limits), seed, keep_going)
+
+
+def run_odds(
+    request: OddsRequest,
+    planned: PlannedOdds,
+    seed: int = 0,
+    keep_going: Callable[[], bool] = _always,
+) -> Odds:
+    """The second half of ``odds``: the planned run-outs, resolved chunk by chunk."""
     game, plan, exact, runouts = planned.game, planned.plan, planned.exact, planned.runouts
     pots = GAMES[request.game].pots
     chunk = planned.chunk
@@ -181,7 +190,7 @@ def odds(
 def odds_cost(request: OddsRequest, samples: int = 0, limits: OddsLimits | None = None) -> CallCost:
     """What ``odds`` would cost: run-outs x seats at the game's ``runout_cost`` in CPU, and
     one chunk's arrays in memory. Raises as ``odds`` does for a request it refuses."""
-    planned = _plan(request, samples, limits or OddsLimits())
+    planned = plan_odds(request, samples, limits)
     seats = len(request.seats)
     per = planned.game.runout_cost
     return CallCost(
@@ -195,7 +204,9 @@ TALLY_BYTES = 64 * 1024
 
 
 @dataclass(frozen=True)
-class _Planned:
+class PlannedOdds:
+    """An Odds request's plan (``plan_odds``), which ``run_odds`` resolves."""
+
     game: OddsGame
     plan: Plan
     exact: bool
@@ -204,8 +215,12 @@ class _Planned:
     """Run-outs a chunk may hold within ``CHUNK_BYTES`` and ``CHUNK_SECONDS``."""
 
 
-def _plan(request: OddsRequest, samples: int, limits: OddsLimits) -> _Planned:
-    """The checked request's deal, whether it is exact, its run-outs and chunk size."""
+def plan_odds(
+    request: OddsRequest, samples: int = 0, limits: OddsLimits | None = None
+) -> PlannedOdds:
+    """The first half of ``odds``: the checked request's deal, whether it is exact, its
+    run-outs and chunk size (raises as ``odds`` does, ``OddsStopped`` aside)."""
+    limits = limits or OddsLimits()
     violations = odds_violations(
         request.game, request.seats, request.table, request.dead, request.options
     )
@@ -230,7 +245,7 @@ def _plan(request: OddsRequest, samples: int, limits: OddsLimits) -> _Planned:
     chunk = min(
         CHUNK_BYTES // (seats * per.bytes), int(CHUNK_SECONDS * 1e9) // (seats * per.cpu_ns)
     )
-    return _Planned(game, plan, exact, runouts, max(MIN_CHUNK, chunk))
+    return PlannedOdds(game, plan, exact, runouts, max(MIN_CHUNK, chunk))
 
 
 def _rank_bits(cards: tuple[int, ...]) -> int:

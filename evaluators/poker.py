@@ -5,6 +5,8 @@ Every card adds a precomputed key (``tables.card_keys``); the sum holds the rank
 the suit counts and the dots. If a suit holds five or more cards, the flush suit's 13-bit
 rank mask indexes the flush table; otherwise the packed rank counts go through a perfect
 hash into the unsuited table. No five-card subsets are enumerated, per hand or per batch.
+A batch runs the same lookups in C (``compiled_batch``, ``kernels/_poker.c``); the numpy
+form (``batch_key_sums``, ``batch_rank_classes``) serves Odds and is the kernel's reference.
 
 ``rank_class`` is the Cactus-Kev class: 1 (royal flush) .. 7462 (7-5-4-3-2 unsuited),
 lower is better, equal to phevaluator's ``evaluate_cards``. ``strength`` points the other

@@ -16,13 +16,12 @@ from evaluators.results import BatchResult, Evaluation, ShowdownOutcome
 
 FIRST_CHUNK_HANDS = 16_384
 """With ``keep_going``, ``evaluate_batch`` scores this many hands first to learn the speed:
-about 5 ms for the slowest game (10-card Tonk, ~3.6M hands/s in a batch), so a batch of
-up to this many hands is one pass. A smaller first chunk cost a 10,000-hand poker batch
-twice its one-pass time in numpy's per-call overhead."""
+well under a millisecond for the slowest game since the kernels (meld-dense 10-card Tonk,
+~30-40M hands/s of thread CPU), so a batch of up to this many hands is one pass."""
 CHUNK_SECONDS = 0.005
 """Later chunks are sized to take about this long, and ``keep_going`` is asked between
 them: a caller that has gone stops the work within a few milliseconds of it, whatever the
-game (NotPoker and 10-card Tonk score ~40x slower per hand than 5-card poker)."""
+game (meld-dense 10-card Tonk scores ~5x slower per hand than 7-card poker)."""
 
 
 class BatchCancelled(Exception):

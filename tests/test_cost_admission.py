@@ -11,7 +11,7 @@ from collections.abc import Callable
 import grpc
 import numpy as np
 
-from benchmarks.http2_raw import RawConnection
+from benchmarks.raw_connection import RawConnection
 from service.client.typed_client import batch_request, evaluate_request, odds_request
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc

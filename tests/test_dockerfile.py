@@ -121,10 +121,12 @@ def _in_context(relative: str, rules: list[IgnoreRule]) -> bool:
 
 
 def _may_hold_kept_files(relative: str, rules: list[IgnoreRule]) -> bool:
-    """A folder to walk: it is in the context, or a `!` pattern may reach inside it."""
+    """A folder Docker walks: one in the context, or an excluded one that the text of a
+    `!` pattern starts with (moby's archive.TarWithOptions skips any other, so
+    `!protos/**/*.proto` keeps nothing below protos/ itself)."""
+    folder = relative + "/"
     return _in_context(relative, rules) or any(
-        rule.keep and (rule.pattern.startswith(relative + "/") or rule.pattern.startswith("*"))
-        for rule in rules
+        rule.keep and (rule.pattern + "/").startswith(folder) for rule in rules
     )
 
 
@@ -233,10 +235,15 @@ def test_every_copied_path_is_in_the_build_context() -> None:
         "pyproject.toml",
         "setup.py",
         "README.md",
+        "protos",
         "evaluators",
         "service",
     }
-    assert not any("__pycache__" in name or name.endswith(".so") for name in context)
+    assert "protos/handeval/v1/handeval.proto" in context
+    assert all(name.endswith(".proto") for name in context if name.startswith("protos/"))
+    assert not any("node_modules" in name or "__pycache__" in name for name in context)
+    # Built from what git holds: no compiled kernel, no generated code from a local build.
+    assert not any(name.endswith(".so") or "_pb2" in name for name in context)
     for step in INSTRUCTIONS:
         if step.keyword == "COPY" and not step.args.startswith("--from="):
             for source in step.args.split()[:-1]:

@@ -10,7 +10,7 @@ from pathlib import Path
 from evaluators.inputs import Game
 
 ROOT = Path(__file__).resolve().parents[1]
-FORBIDDEN_IN_CORE = ("grpc", "google", "prometheus_client", "service")
+FORBIDDEN_IN_CORE = ("grpc", "google", "opentelemetry", "prometheus_client", "service")
 GAME_NAMES = [game.name for game in Game]
 
 

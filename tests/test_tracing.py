@@ -1,70 +1,42 @@
 """OpenTelemetry traces: a real server exports a span per evaluator call to a real OTLP
 receiver (the collector's own TraceService, from opentelemetry-proto) run here, as the
-child of the caller's W3C ``traceparent``; off, nothing is traced or imported."""
+child of the caller's W3C ``traceparent``, with a batch's and Odds' phases as its children;
+off, nothing is traced or imported."""
 
 from __future__ import annotations
 
 import logging
-import threading
+import subprocess
+import sys
 import time
-from collections.abc import Callable, Iterable, Iterator
-from concurrent import futures
+from collections.abc import Callable, Iterator
 
 import grpc
 import numpy as np
 import pytest
-from opentelemetry.proto.collector.trace.v1 import trace_service_pb2, trace_service_pb2_grpc
-from opentelemetry.proto.common.v1.common_pb2 import KeyValue
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 from opentelemetry.sdk.trace import TracerProvider
 
-from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
-from service.server import tracing
-from tests.conftest import ServerProcess
+from benchmarks.otlp_receiver import Receiver, attributes, receiving
+from service.client.typed_client import (
+    HandevalClient,
+    HandevalError,
+    batch_request,
+    evaluate_request,
+    odds_request,
+)
+from service.server import trace_phases, tracing
+from service.server.servicer import INLINE_BATCH_HANDS
+from tests.conftest import ServerProcess, server_env
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
 
 
-class Receiver(trace_service_pb2_grpc.TraceServiceServicer):
-    """An OTLP/gRPC trace collector that keeps every span it is sent, with its resource."""
-
-    def __init__(self) -> None:
-        self.spans: list[tuple[dict[str, object], Span]] = []
-        self._lock = threading.Lock()
-
-    def Export(
-        self, request: trace_service_pb2.ExportTraceServiceRequest, context: grpc.ServicerContext
-    ) -> trace_service_pb2.ExportTraceServiceResponse:
-        with self._lock:
-            for resource_spans in request.resource_spans:
-                resource = attributes(resource_spans.resource.attributes)
-                for scope_spans in resource_spans.scope_spans:
-                    self.spans.extend((resource, span) for span in scope_spans.spans)
-        return trace_service_pb2.ExportTraceServiceResponse()
-
-    def named(self, name: str) -> list[tuple[dict[str, object], Span]]:
-        with self._lock:
-            return [(resource, span) for resource, span in self.spans if span.name == name]
-
-
-def attributes(pairs: Iterable[KeyValue]) -> dict[str, object]:
-    found: dict[str, object] = {}
-    for pair in pairs:
-        kind = pair.value.WhichOneof("value")
-        found[pair.key] = getattr(pair.value, kind) if kind else None
-    return found
-
-
 @pytest.fixture
 def receiver() -> Iterator[tuple[Receiver, int]]:
-    collector = Receiver()
-    server = grpc.server(futures.ThreadPoolExecutor(max_workers=2))
-    trace_service_pb2_grpc.add_TraceServiceServicer_to_server(collector, server)  # type: ignore[no-untyped-call]
-    port = server.add_insecure_port("127.0.0.1:0")
-    server.start()
-    yield collector, port
-    server.stop(None)
+    with receiving() as running:
+        yield running
 
 
 def wait_for(found: Callable[[], bool], timeout: float = 60.0) -> None:
@@ -75,6 +47,30 @@ def wait_for(found: Callable[[], bool], timeout: float = 60.0) -> None:
 
 
 METHOD = "handeval.v1.HandEvaluator/"
+TRACEPARENT = (("traceparent", f"00-{TRACE_ID}-{PARENT_ID}-01"),)
+
+
+def call(
+    channel: grpc.Channel, method: str, request: object, metadata: tuple[tuple[str, str], ...]
+) -> grpc.RpcError | None:
+    """``method`` called with ``request`` and ``metadata``: None, or its error."""
+    send = channel.unary_unary(
+        f"/{METHOD}{method}",
+        request_serializer=lambda m: m.SerializeToString(),
+        response_deserializer=lambda b: b,
+    )
+    try:
+        send(request, metadata=metadata, timeout=30)
+    except grpc.RpcError as error:
+        return error
+    return None
+
+
+def children(collector: Receiver, parent: Span) -> dict[str, Span]:
+    """The spans whose parent is ``parent``, by name, in the order they started."""
+    with collector.lock:
+        found = [s for _, s in collector.spans if s.parent_span_id == parent.span_id]
+    return {s.name: s for s in sorted(found, key=lambda s: s.start_time_unix_nano)}
 
 
 def test_each_call_is_a_span_under_the_callers_traceparent_with_game_hands_and_status(
@@ -147,3 +143,105 @@ def test_a_line_logged_during_a_call_carries_its_trace_id() -> None:
     assert vars(record)["fields"] == {"incident": "abc", "trace_id": trace_id}
     outside = logging.LogRecord("handeval", logging.INFO, "", 0, "ready", None, None)
     assert tracing.stamp_trace_id(outside) and not hasattr(outside, "fields")
+
+
+def test_batch_and_odds_phases_are_child_spans_in_the_pool_too_and_slow_call_lines_carry_trace_ids(
+    launch_server: Callable[..., ServerProcess], receiver: tuple[Receiver, int]
+) -> None:
+    collector, port = receiver
+    server = launch_server(
+        "--otlp-endpoint", f"http://127.0.0.1:{port}", "--slow-call-seconds", "0.000001",
+        env={"OTEL_BSP_SCHEDULE_DELAY": "100"},
+    )  # fmt: skip
+    pooled = np.tile(np.arange(5, dtype=np.uint8), (INLINE_BATCH_HANDS + 1, 1))
+    with grpc.insecure_channel(server.target) as channel:
+        big = batch_request("poker-high", pooled)
+        assert call(channel, "EvaluateBatch", big, TRACEPARENT) is None
+        seats = {"ann": "As Ks", "bob": "?2"}
+        asked = odds_request("poker", seats, samples=3000, seed=7)
+        assert call(channel, "Odds", asked, TRACEPARENT) is None
+        bad = batch_request("poker-high", np.full((2, 5), 60, dtype=np.uint8))
+        refused = call(channel, "EvaluateBatch", bad, TRACEPARENT)
+        assert refused is not None and refused.code() == grpc.StatusCode.INVALID_ARGUMENT
+        malformed = (("traceparent", "00-not-a-trace-01"),)
+        assert call(channel, "Evaluate", evaluate_request("tonk", "5h 6h Kd"), malformed) is None
+    wait_for(
+        lambda: (
+            len(collector.named(METHOD + "EvaluateBatch")) == 2
+            and bool(collector.named("handeval.odds.reply"))
+            and len(collector.named("handeval.batch.read")) == 2
+            and bool(collector.named(METHOD + "Evaluate"))
+        )
+    )
+    server.wait_for_event("slow_call", timeout=60, count=4)
+    assert server.stop() == 0
+
+    slow = {(line["method"], line["code"]): line for line in server.named("slow_call")}
+    assert set(slow) == {
+        ("EvaluateBatch", "OK"), ("Odds", "OK"), ("EvaluateBatch", "INVALID_ARGUMENT"),
+        ("Evaluate", "OK"),
+    }  # fmt: skip
+    assert slow["Odds", "OK"].items() >= {
+        "level": "warning", "game": "GAME_POKER_HIGH", "hands": 2, "trace_id": TRACE_ID,
+    }.items()  # fmt: skip
+    assert slow["EvaluateBatch", "INVALID_ARGUMENT"]["trace_id"] == TRACE_ID
+    [(_, evaluation)] = collector.named(METHOD + "Evaluate")
+    assert not evaluation.parent_span_id  # a malformed traceparent starts a new trace
+    assert slow["Evaluate", "OK"]["trace_id"] == evaluation.trace_id.hex() != TRACE_ID
+
+    batches = [span for _, span in collector.named(METHOD + "EvaluateBatch")]
+    [batch] = [s for s in batches if s.status.code != Status.STATUS_CODE_ERROR]
+    assert (batch.trace_id.hex(), batch.parent_span_id.hex()) == (TRACE_ID, PARENT_ID)
+    assert attributes(batch.attributes)["handeval.hands"] == INLINE_BATCH_HANDS + 1
+    phases = children(collector, batch)
+    assert list(phases) == ["handeval.batch.read", "handeval.batch.score", "handeval.batch.reply"]
+    assert all(phase.trace_id.hex() == TRACE_ID for phase in phases.values())
+    assert all(phase.kind == Span.SPAN_KIND_INTERNAL for phase in phases.values())
+    read, score, reply = phases.values()
+    assert read.end_time_unix_nano <= score.start_time_unix_nano
+    assert score.end_time_unix_nano <= reply.start_time_unix_nano <= batch.end_time_unix_nano
+
+    [failed] = [s for s in batches if s.status.code == Status.STATUS_CODE_ERROR]
+    [read] = children(collector, failed).values()
+    assert read.name == "handeval.batch.read"
+    assert read.status.code == Status.STATUS_CODE_ERROR
+    assert read.status.message == "InvalidRequest"
+
+    [(_, odds)] = collector.named(METHOD + "Odds")
+    assert odds.parent_span_id.hex() == PARENT_ID
+    assert attributes(odds.attributes).items() >= {
+        "handeval.game": "GAME_POKER_HIGH", "handeval.hands": 2, "rpc.grpc.status_code": 0,
+    }.items()  # fmt: skip
+    phases = children(collector, odds)
+    assert list(phases) == ["handeval.odds.plan", "handeval.odds.runouts", "handeval.odds.reply"]
+    assert attributes(phases["handeval.odds.plan"].attributes).items() >= {
+        "handeval.runouts": 3000, "handeval.exact": False,
+    }.items()  # fmt: skip
+
+
+def test_an_untraced_server_imports_nothing_of_opentelemetry() -> None:
+    """A server built in a fresh interpreter, its RPCs ready to serve, without an endpoint."""
+    program = (
+        "import asyncio, sys, concurrent.futures\n"
+        "from service.server.build import build_server, new_health\n"
+        "from service.server.config import Settings\n"
+        "async def build():\n"
+        "    pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+        "    build_server(Settings(host='127.0.0.1', port=0), await new_health(), pool)\n"
+        "asyncio.run(build())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('opentelemetry')))\n"
+    )
+    env = {**server_env(), tracing.ENDPOINT_ENV: ""}
+    ran = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, timeout=120, check=True)  # fmt: skip
+    assert ran.stdout.strip() == "[]"
+
+
+def test_untraced_phases_do_nothing_and_run_in_the_pool_as_they_are() -> None:
+    def work() -> bytes:
+        return b"reply"
+
+    assert trace_phases.carried(work) is work
+    with trace_phases.phase("batch.read") as span:
+        span.set_attribute("handeval.runouts", 1)
+    assert trace_phases.phase("odds.plan") is trace_phases.phase("batch.score")

@@ -35,9 +35,9 @@ typedef struct {
 
 /* Six symbols sorted by an optimal network (12 exchanges in 5 layers), weighed. */
 static inline int32_t
-index_of_six(const Readings *r, const uint8_t *hand)
+index_of_six(const uint8_t *restrict symbol, const int32_t *restrict w, Py_ssize_t n,
+             const uint8_t *hand)
 {
-    const uint8_t *symbol = r->symbols;
     uint8_t s0 = symbol[hand[0]], s1 = symbol[hand[1]], s2 = symbol[hand[2]];
     uint8_t s3 = symbol[hand[3]], s4 = symbol[hand[4]], s5 = symbol[hand[5]];
     EXCHANGE(s0, s5); EXCHANGE(s1, s3); EXCHANGE(s2, s4);
@@ -45,18 +45,17 @@ index_of_six(const Readings *r, const uint8_t *hand)
     EXCHANGE(s0, s3); EXCHANGE(s2, s5);
     EXCHANGE(s0, s1); EXCHANGE(s2, s3); EXCHANGE(s4, s5);
     EXCHANGE(s1, s2); EXCHANGE(s3, s4);
-    const int32_t *w = r->weights;
-    Py_ssize_t n = r->symbol_count;
     return w[s0] + w[n + s1] + w[2 * n + s2] + w[3 * n + s3] + w[4 * n + s4] + w[5 * n + s5];
 }
 
 /* Any number of places up to MAX_PLACES: insertion sort, then the same weighing. */
 static inline int32_t
-index_of(const Readings *r, const uint8_t *hand, Py_ssize_t places)
+index_of(const uint8_t *restrict symbol, const int32_t *restrict w, Py_ssize_t n,
+         const uint8_t *hand, Py_ssize_t places)
 {
     uint8_t sorted[MAX_PLACES];
     for (Py_ssize_t j = 0; j < places; j++) {
-        uint8_t s = r->symbols[hand[j]];
+        uint8_t s = symbol[hand[j]];
         Py_ssize_t k = j;
         for (; k > 0 && sorted[k - 1] > s; k--)
             sorted[k] = sorted[k - 1];
@@ -64,8 +63,29 @@ index_of(const Readings *r, const uint8_t *hand, Py_ssize_t places)
     }
     int32_t index = 0;
     for (Py_ssize_t j = 0; j < places; j++)
-        index += r->weights[j * r->symbol_count + sorted[j]];
+        index += w[j * n + sorted[j]];
     return index;
+}
+
+/* The loop of multiset_readings over restrict locals (an int8 store could otherwise
+ * alias every table), six places unrolled. */
+static inline __attribute__((always_inline)) void
+readings_rows(Readings r, Py_ssize_t count, Py_ssize_t places)
+{
+    const uint8_t *restrict symbols = r.symbols, *restrict hands = r.hands;
+    const int32_t *restrict weights = r.weights;
+    const uint32_t *restrict strengths = r.strengths;
+    const int8_t *restrict categories = r.categories;
+    uint32_t *restrict out_strength = r.out_strength;
+    int8_t *restrict out_category = r.out_category;
+    Py_ssize_t n = r.symbol_count;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        int32_t index = places == 6
+                            ? index_of_six(symbols, weights, n, hands + 6 * i)
+                            : index_of(symbols, weights, n, hands + places * i, places);
+        out_strength[i] = strengths[index];
+        out_category[i] = categories[index];
+    }
 }
 
 PyDoc_STRVAR(multiset_readings_doc,
@@ -133,20 +153,10 @@ multiset_readings(PyObject *module, PyObject *args)
     }
 
     Py_BEGIN_ALLOW_THREADS
-    if (places == 6) {
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t index = index_of_six(&r, r.hands + 6 * i);
-            r.out_strength[i] = r.strengths[index];
-            r.out_category[i] = r.categories[index];
-        }
-    }
-    else {
-        for (Py_ssize_t i = 0; i < count; i++) {
-            int32_t index = index_of(&r, r.hands + places * i, places);
-            r.out_strength[i] = r.strengths[index];
-            r.out_category[i] = r.categories[index];
-        }
-    }
+    if (places == 6)
+        readings_rows(r, count, 6);
+    else
+        readings_rows(r, count, places);
     Py_END_ALLOW_THREADS
     release_all(v, 7);
     Py_RETURN_NONE;

@@ -214,6 +214,21 @@ static void evaluate_shared(const Tables *given, const Out *outs, const uint8_t 
     }
 }
 
+/* Hands with a table each; constant widths (hole cards, whole hands) let the compiler
+ * unroll the card loops. */
+static inline void own_rows(const Tables *t, const Out *out, const uint8_t *hands,
+                            Py_ssize_t count, Py_ssize_t width, const uint8_t *tables,
+                            Py_ssize_t table_width)
+{
+    for (Py_ssize_t i = 0; i < count; i++) {
+        const uint8_t *row = hands + i * width, *table = tables + i * table_width;
+        uint64_t key = t->sum_start + key_sum(t, row, width) + key_sum(t, table, table_width);
+        uint64_t table_flush_ranks =
+            (key & t->flush_bits) ? flush_rank_sum(t, table, table_width) : 0;
+        put(t, out, i, key, class_of(t, key, row, width, table_flush_ranks));
+    }
+}
+
 static void evaluate_own(const Tables *given, const Out *outs, const uint8_t *hands,
                          Py_ssize_t count, Py_ssize_t width, const uint8_t *tables,
                          Py_ssize_t table_width)
@@ -222,13 +237,10 @@ static void evaluate_own(const Tables *given, const Out *outs, const uint8_t *ha
     const Out o = *outs;
     const Tables *t = &local;
     const Out *out = &o;
-    for (Py_ssize_t i = 0; i < count; i++) {
-        const uint8_t *row = hands + i * width, *table = tables + i * table_width;
-        uint64_t key = t->sum_start + key_sum(t, row, width) + key_sum(t, table, table_width);
-        uint64_t table_flush_ranks =
-            (key & t->flush_bits) ? flush_rank_sum(t, table, table_width) : 0;
-        put(t, out, i, key, class_of(t, key, row, width, table_flush_ranks));
-    }
+    if (width == 2 && table_width == 5)
+        own_rows(t, out, hands, count, 2, tables, 5);
+    else
+        own_rows(t, out, hands, count, width, tables, table_width);
 }
 
 static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
@@ -311,7 +323,7 @@ static PyObject *evaluate(PyObject *module, PyObject *args)
     Out out = {views[2].buf, views[3].buf, views[4].buf};
     const uint8_t *hands = views[0].buf, *table_rows = views[1].buf;
     Py_BEGIN_ALLOW_THREADS
-    if (table_count == 1)
+    if (table_count == 1 || table_width == 0) /* no table bytes: nothing per hand */
         evaluate_shared(t, &out, hands, count, width, table_rows, table_width);
     else
         evaluate_own(t, &out, hands, count, width, table_rows, table_width);

@@ -9,17 +9,31 @@
  * Per row, each byte's bit is added and OR-ed: the sum differs from the OR exactly when a
  * card repeats (no carry can reach a card's bit: at most 64 bytes of bits below 2^54). The
  * loop runs with the GIL released.
+ *
+ * A batch of full rows (no padding byte: what a game server sends) is first tried with
+ * the padding byte refused too, so the sizes are the row widths, checked once; a batch
+ * that fails that try is screened again row by row, padding counted. The verdict says
+ * whether the rows held no padding, which spares the caller its own search.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <tmmintrin.h>
+#define HAVE_SSSE3_PATH 1
+#endif
+
+enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
 
 typedef struct {
     const uint64_t *bits;      /* byte -> card bit, 0 for padding, flag bits otherwise */
+    const uint64_t *full_bits; /* the same with the padding byte refused */
     const uint64_t *rank_bits; /* byte -> rank bit for the deck's cards, 0 otherwise */
     uint64_t refused;          /* bits no row may hold: not a card, jokers unless allowed */
     uint8_t padding;
+    int first_refused; /* every byte from this one up is refused (pads too), none below;
+                        * 256 when the table is not shaped so */
     long hand_min, hand_max, table_min, table_max, cards_min, cards_max;
     int distinct_table_ranks;
 } Rules;
@@ -83,7 +97,7 @@ static inline int shared_rows(const Rules *rules, const uint8_t *hands, Py_ssize
     return ok;
 }
 
-/* The same when no byte pads: every row holds ``width`` bytes, so the sizes were checked
+/* Full rows (padding refused): every row holds ``width`` cards, so the sizes were checked
  * once, and a row passes when its bits hold no refused or table card and no repeat. */
 static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                             Py_ssize_t width, uint64_t refused)
@@ -93,7 +107,7 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
         const uint8_t *row = hands + i * width;
         uint64_t any = 0, sum = 0;
         for (Py_ssize_t k = 0; k < width; k++) {
-            uint64_t bit = rules->bits[row[k]];
+            uint64_t bit = rules->full_bits[row[k]];
             any |= bit;
             sum += bit;
         }
@@ -102,30 +116,83 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
     return bad == 0;
 }
 
+#ifdef HAVE_SSSE3_PATH
+static int has_ssse3;
+
+/* Full rows of ``width`` (2-8) bytes against no table, 16 bytes at a time (as many rows as
+ * fit): a byte at or above ``first_refused`` is refused, and a row repeats a card exactly
+ * when some byte equals the one k places further round the row, for some k up to
+ * width / 2 (each pair of places is k or width - k apart). Rows the last 16-byte loads
+ * would pass the end of are left for the caller: returns how many rows were screened, or
+ * -1 when one failed. 3.5x quicker than ``full_rows`` on 7-card hands. */
+__attribute__((target("ssse3"))) static Py_ssize_t
+vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize_t width)
+{
+    int per_load = 16 / (int)width, lanes = per_load * (int)width;
+    int turns = (int)width / 2;
+    uint8_t masks[4][16];
+    for (int k = 1; k <= turns; k++)
+        for (int j = 0; j < 16; j++)
+            masks[k - 1][j] = (uint8_t)(j < lanes ? j - j % width + (j % width + k) % width : j);
+    __m128i turn[4];
+    for (int k = 0; k < turns; k++)
+        turn[k] = _mm_loadu_si128((const __m128i *)masks[k]);
+    const __m128i highest = _mm_set1_epi8((char)(rules->first_refused - 1));
+    const unsigned used = (1u << lanes) - 1;
+    unsigned bad = 0;
+    Py_ssize_t i = 0;
+    for (; (i + per_load) * width + (16 - lanes) <= count * width; i += per_load) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(hands + i * width));
+        __m128i same = _mm_setzero_si128();
+        for (int k = 0; k < turns; k++)
+            same = _mm_or_si128(same, _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
+        __m128i allowed = _mm_cmpeq_epi8(_mm_max_epu8(x, highest), highest);
+        bad |= ((unsigned)_mm_movemask_epi8(same) | ~(unsigned)_mm_movemask_epi8(allowed)) & used;
+    }
+    return bad ? -1 : i;
+}
+#endif
+
+static int full_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
+                       Py_ssize_t width, uint64_t refused, uint64_t table_cards)
+{
+#ifdef HAVE_SSSE3_PATH
+    if (has_ssse3 && !table_cards && width >= 2 && width <= 8 && rules->first_refused > 0
+        && rules->first_refused < 256) {
+        Py_ssize_t done = vector_rows(rules, hands, count, width);
+        if (done < 0)
+            return 0;
+        hands += done * width;
+        count -= done;
+    }
+#endif
+    switch (width) {
+    case 5: return full_rows(rules, hands, count, 5, refused);
+    case 6: return full_rows(rules, hands, count, 6, refused);
+    case 7: return full_rows(rules, hands, count, 7, refused);
+    default: return full_rows(rules, hands, count, width, refused);
+    }
+}
+
 static int screen_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                          Py_ssize_t width, const uint8_t *table, Py_ssize_t table_width)
 {
     Row t = read_row(rules, table, table_width);
     if (!table_ok(rules, table, table_width, t))
         return 0;
-    if (!memchr(hands, rules->padding, (size_t)(count * width))) {
-        if (!within(width, rules->hand_min, rules->hand_max)
-            || !within(width + t.filled, rules->cards_min, rules->cards_max))
-            return 0;
-        uint64_t refused = rules->refused | t.any;
-        switch (width) {
-        case 5: return full_rows(rules, hands, count, 5, refused);
-        case 6: return full_rows(rules, hands, count, 6, refused);
-        case 7: return full_rows(rules, hands, count, 7, refused);
-        default: return full_rows(rules, hands, count, width, refused);
-        }
-    }
+    int table_full = t.filled == table_width ? TABLES_FULL : 0;
+    if (within(width, rules->hand_min, rules->hand_max)
+        && within(width + t.filled, rules->cards_min, rules->cards_max)
+        && full_shared(rules, hands, count, width, rules->refused | t.any, t.any))
+        return PASSED | HANDS_FULL | table_full;
+    int ok;
     switch (width) {
-    case 5: return shared_rows(rules, hands, count, 5, t);
-    case 6: return shared_rows(rules, hands, count, 6, t);
-    case 7: return shared_rows(rules, hands, count, 7, t);
-    default: return shared_rows(rules, hands, count, width, t);
+    case 5: ok = shared_rows(rules, hands, count, 5, t); break;
+    case 6: ok = shared_rows(rules, hands, count, 6, t); break;
+    case 7: ok = shared_rows(rules, hands, count, 7, t); break;
+    default: ok = shared_rows(rules, hands, count, width, t);
     }
+    return ok ? PASSED | table_full : 0;
 }
 
 /* Hands with a table each and no padding: sizes checked once, then per row the bits. */
@@ -138,12 +205,12 @@ static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssi
         const uint8_t *row = hands + i * width, *table = tables + i * table_width;
         uint64_t any = 0, sum = 0, table_any = 0, table_sum = 0, ranks = 0, rank_sum = 0;
         for (Py_ssize_t k = 0; k < width; k++) {
-            uint64_t bit = rules->bits[row[k]];
+            uint64_t bit = rules->full_bits[row[k]];
             any |= bit;
             sum += bit;
         }
         for (Py_ssize_t k = 0; k < table_width; k++) {
-            uint64_t bit = rules->bits[table[k]];
+            uint64_t bit = rules->full_bits[table[k]];
             table_any |= bit;
             table_sum += bit;
         }
@@ -163,13 +230,11 @@ static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssi
 static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                       Py_ssize_t width, const uint8_t *tables, Py_ssize_t table_width)
 {
-    if (!memchr(hands, rules->padding, (size_t)(count * width))
-        && !memchr(tables, rules->padding, (size_t)(count * table_width))) {
-        return within(width, rules->hand_min, rules->hand_max)
-               && within(table_width, rules->table_min, rules->table_max)
-               && within(width + table_width, rules->cards_min, rules->cards_max)
-               && full_own_rows(rules, hands, count, width, tables, table_width);
-    }
+    if (within(width, rules->hand_min, rules->hand_max)
+        && within(table_width, rules->table_min, rules->table_max)
+        && within(width + table_width, rules->cards_min, rules->cards_max)
+        && full_own_rows(rules, hands, count, width, tables, table_width))
+        return PASSED | HANDS_FULL | TABLES_FULL;
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *table = tables + i * table_width;
         Row t = read_row(rules, table, table_width);
@@ -177,7 +242,7 @@ static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count
             || !hand_ok(rules, read_row(rules, hands + i * width, width), t))
             return 0;
     }
-    return 1;
+    return PASSED;
 }
 
 static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
@@ -204,14 +269,15 @@ static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t entries, const c
     return 0;
 }
 
-PyDoc_STRVAR(all_valid_doc,
-"all_valid(hands, tables, bits, rank_bits, refused, padding, hand_min, hand_max,\n"
-"          table_min, table_max, cards_min, cards_max, distinct_table_ranks) -> bool\n\n"
-"True when every row of ``hands`` (N, w) with its table (a row of ``tables``, 1 or N rows)\n"
+PyDoc_STRVAR(screen_doc,
+"screen(hands, tables, bits, rank_bits, refused, padding, hand_min, hand_max,\n"
+"       table_min, table_max, cards_min, cards_max, distinct_table_ranks) -> int\n\n"
+"Whether every row of ``hands`` (N, w) with its table (a row of ``tables``, 1 or N rows)\n"
 "keeps the rules: ``bits`` and ``rank_bits`` are 256 uint64 each (byte -> card bit, byte ->\n"
-"rank bit), ``refused`` the bits no row may hold. False for N = 0.");
+"rank bit), ``refused`` the bits no row may hold (not 0). 0 when some row does not or\n"
+"N = 0; else 1, plus 2 when no hand holds the padding byte and 4 when no table does.");
 
-static PyObject *all_valid(PyObject *module, PyObject *args)
+static PyObject *screen(PyObject *module, PyObject *args)
 {
     PyObject *hands_obj, *tables_obj, *bits_obj, *rank_bits_obj;
     unsigned long long refused;
@@ -245,17 +311,32 @@ static PyObject *all_valid(PyObject *module, PyObject *args)
     Py_ssize_t count = hands.shape[0], width = hands.shape[1];
     Py_ssize_t table_rows = tables.shape[0], table_width = tables.shape[1];
     int ok = 0;
-    if (width > 64 || table_width > 64) {
+    if (refused == 0) {
+        PyErr_SetString(PyExc_ValueError, "refused must hold the not-a-card bit");
+    } else if (width > 64 || table_width > 64) {
         PyErr_SetString(PyExc_ValueError, "rows of at most 64 bytes");
     } else if (table_rows != 1 && table_rows != count) {
         PyErr_SetString(PyExc_ValueError, "tables must have 1 row or one per hand");
     } else if (count > 0) {
+        uint64_t full_bits[256];
+        memcpy(full_bits, bits.buf, sizeof full_bits);
+        full_bits[padding] = refused & (~refused + 1); /* one of the refused bits */
+        int first = 256;
+        while (first > 0 && (full_bits[first - 1] & refused))
+            first--;
+        for (int b = 0; b < first; b++)
+            if (full_bits[b] & refused)
+                first = 256; /* a refused byte below it too: no threshold */
+        rules.first_refused = first;
         rules.bits = bits.buf;
+        rules.full_bits = full_bits;
         rules.rank_bits = rank_bits.buf;
         const uint8_t *h = hands.buf, *t = tables.buf;
         Py_BEGIN_ALLOW_THREADS
-        ok = table_rows == 1 ? screen_shared(&rules, h, count, width, t, table_width)
-                             : screen_own(&rules, h, count, width, t, table_width);
+        /* No table bytes at all is one empty table shared by every hand. */
+        ok = table_rows == 1 || table_width == 0
+                 ? screen_shared(&rules, h, count, width, t, table_width)
+                 : screen_own(&rules, h, count, width, t, table_width);
         Py_END_ALLOW_THREADS
     }
     PyBuffer_Release(&hands);
@@ -264,11 +345,11 @@ static PyObject *all_valid(PyObject *module, PyObject *args)
     PyBuffer_Release(&rank_bits);
     if (PyErr_Occurred())
         return NULL;
-    return PyBool_FromLong(ok);
+    return PyLong_FromLong(ok);
 }
 
 static PyMethodDef methods[] = {
-    {"all_valid", all_valid, METH_VARARGS, all_valid_doc},
+    {"screen", screen, METH_VARARGS, screen_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -282,5 +363,18 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__screen(void)
 {
-    return PyModule_Create(&module);
+#ifdef HAVE_SSSE3_PATH
+    __builtin_cpu_init();
+    has_ssse3 = __builtin_cpu_supports("ssse3");
+#endif
+    PyObject *created = PyModule_Create(&module);
+    if (created == NULL)
+        return NULL;
+    if (PyModule_AddIntConstant(created, "PASSED", PASSED) < 0
+        || PyModule_AddIntConstant(created, "HANDS_FULL", HANDS_FULL) < 0
+        || PyModule_AddIntConstant(created, "TABLES_FULL", TABLES_FULL) < 0) {
+        Py_DECREF(created);
+        return NULL;
+    }
+    return created;
 }

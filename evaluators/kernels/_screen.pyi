@@ -1,7 +1,11 @@
 import numpy as np
 import numpy.typing as npt
 
-def all_valid(
+PASSED: int
+HANDS_FULL: int
+TABLES_FULL: int
+
+def screen(
     hands: npt.NDArray[np.uint8],
     tables: npt.NDArray[np.uint8],
     bits: npt.NDArray[np.uint64],
@@ -16,4 +20,4 @@ def all_valid(
     cards_max: int,
     distinct_table_ranks: bool,
     /,
-) -> bool: ...
+) -> int: ...

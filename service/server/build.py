@@ -187,7 +187,7 @@ def build_server(
     server = grpc.aio.server(
         options=channel_options(settings),
         interceptors=[
-            *tracing.interceptors(settings.otlp_endpoint),
+            *tracing.interceptors(settings.otlp_endpoint, settings.slow_call_seconds),
             *counting,
             LimitsInterceptor(settings.default_deadline_seconds),
         ],

@@ -143,6 +143,9 @@ class Settings:
     """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
     (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
     if set, else no tracing."""
+    slow_call_seconds: float = 0.0
+    """With tracing on, a unary call that takes at least this long logs a ``slow_call`` line
+    carrying its ``trace_id`` (the way from the log to the call's spans); 0: none."""
 
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
@@ -336,6 +339,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "peer_share": _fraction,
     "admission_wait_seconds": _seconds,
     "otlp_endpoint": str.strip,
+    "slow_call_seconds": _seconds,
 }
 
 _HELP = {
@@ -378,6 +382,7 @@ _HELP = {
     "peer_share": "most of either budget one connection may hold (0-1)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
     "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
+    "slow_call_seconds": "with tracing on, log a slow_call line per unary call this slow (0: none)",
 }
 
 

@@ -33,14 +33,21 @@ from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from evaluators.batch import BatchCancelled, BatchTooLarge, evaluate_batch
+from evaluators.batch import BatchCancelled, BatchTooLarge, read_batch
 from evaluators.cards import InvalidRequest
 from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
-from evaluators.odds import OddsLimits, OddsStopped, TooManySamples, odds, odds_cost
+from evaluators.odds import (
+    OddsLimits,
+    OddsStopped,
+    TooManySamples,
+    odds_cost,
+    plan_odds,
+    run_odds,
+)
 from evaluators.registry import GAMES
-from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
+from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, evaluate_batch, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import batch_reply, convert, metrics
+from service.server import batch_reply, convert, metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.handlers import make_handler
 from service.server.limits import (
@@ -229,18 +236,21 @@ class HandEvaluatorServicer:
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
             started = time.perf_counter()
-            result = evaluate_batch(
-                convert.to_game(batch.game),
-                hands,
-                batch.hand_size,
-                batch.tables,
-                batch.table_size,
-                convert.to_options(batch.options),
-                self._max_batch_hands,
-                keep_going=lambda: self._keep_going(stop, deadline),
-            )
+            with trace_phases.phase("batch.read"):
+                read = read_batch(
+                    convert.to_game(batch.game),
+                    hands,
+                    batch.hand_size,
+                    batch.tables,
+                    batch.table_size,
+                    convert.to_options(batch.options),
+                    self._max_batch_hands,
+                )
+            with trace_phases.phase("batch.score"):
+                result = evaluate_batch(read, lambda: self._keep_going(stop, deadline))
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
-            reply = write(result)
+            with trace_phases.phase("batch.reply"):
+                reply = write(result)
             scored = len(result.strength)
             metrics.record_batch(batch.game, scored)
             metrics.record_evaluation(batch.game, scored, time.perf_counter() - started)
@@ -393,7 +403,7 @@ class HandEvaluatorServicer:
             finally:
                 _let_go(reservation, reply_bytes, self._admission)
 
-        running = self._pool.submit(run)
+        running = self._pool.submit(trace_phases.carried(run))
         try:
             return await asyncio.wrap_future(running)
         except asyncio.CancelledError:
@@ -413,17 +423,21 @@ class HandEvaluatorServicer:
 
         def work(asked: pb.OddsRequest) -> pb.OddsResponse:
             started = time.perf_counter()
-            result = odds(
-                convert.to_odds_request(asked),
-                asked.samples,
-                asked.seed,
-                self._odds_limits,
-                keep_going=lambda: self._keep_going(stop, deadline),
-            )
+            with trace_phases.phase("odds.plan") as span:
+                request = convert.to_odds_request(asked)
+                planned = plan_odds(request, asked.samples, self._odds_limits)
+                span.set_attribute("handeval.runouts", planned.runouts)
+                span.set_attribute("handeval.exact", planned.exact)
+                span.set_attribute("handeval.chunk", planned.chunk)
+            with trace_phases.phase("odds.runouts"):
+                result = run_odds(
+                    request, planned, asked.seed, lambda: self._keep_going(stop, deadline)
+                )
             metrics.record_odds(
                 asked.game, result.exact, result.runouts, time.perf_counter() - started
             )
-            return convert.to_odds_response(result, asked.game, asked.request_id)
+            with trace_phases.phase("odds.reply"):
+                return convert.to_odds_response(result, asked.game, asked.request_id)
 
         def cost(asked: pb.OddsRequest) -> CallCost:
             return odds_cost(convert.to_odds_request(asked), asked.samples, self._odds_limits)

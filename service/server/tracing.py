@@ -5,8 +5,14 @@ each call of ``handeval.v1.HandEvaluator`` gets a SERVER span named for its meth
 child of the caller's span when its metadata carries a W3C ``traceparent``, with the
 game (``handeval.game``, the wire enum name), the hands it scores (``handeval.hands``: one
 for Evaluate, the batch's hands, a showdown's or Odds' seats, a stream's requests) and the
-status code (``rpc.grpc.status_code``, and the span's error status when not OK). A line
-logged during a call carries its ``trace_id``. Health and reflection are not traced.
+status code (``rpc.grpc.status_code``, and the span's error status when not OK). A batch's
+and Odds' phases are its child spans (``service.server.trace_phases``: ``handeval.batch.read``,
+``.score``, ``.reply``; ``handeval.odds.plan``, ``.runouts``, ``.reply``), in the pool's
+thread too. A line logged during a call carries its ``trace_id``. Health and reflection are
+not traced. With ``slow_seconds`` (``--slow-call-seconds``) a unary call that takes at least
+that long also logs a ``slow_call`` line (method, game, hands, status, seconds) while its span is
+current, so the line carries the ``trace_id`` that leads from the log to the call's spans;
+calls are otherwise not logged (``service.server.logs``: events, not requests).
 
 Without an endpoint nothing here is imported: ``interceptors()`` answers no interceptor,
 so an untraced server pays nothing. The SDK and its exporter are the ``otel`` extra
@@ -18,6 +24,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -25,8 +32,10 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from google.protobuf.message import Message
 
+from service.server import trace_phases
 from service.server.handlers import behavior_of, rewrap
 from service.server.limits import EXEMPT_PREFIXES
+from service.server.logs import log_event
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -39,12 +48,13 @@ def endpoint(setting: str) -> str:
     return setting or os.environ.get(ENDPOINT_ENV, "")
 
 
-def interceptors(setting: str) -> list[grpc.aio.ServerInterceptor]:
-    """``[TracingInterceptor]`` exporting to ``endpoint(setting)``, or ``[]`` when off."""
+def interceptors(setting: str, slow_seconds: float = 0.0) -> list[grpc.aio.ServerInterceptor]:
+    """``[TracingInterceptor]`` exporting to ``endpoint(setting)`` and logging calls of at
+    least ``slow_seconds`` (0: none), or ``[]`` when off."""
     where = endpoint(setting)
     if not where:
         return []
-    return [TracingInterceptor(_tracer(where))]
+    return [TracingInterceptor(_tracer(where), slow_seconds)]
 
 
 def _tracer(where: str) -> Tracer:
@@ -59,7 +69,9 @@ def _tracer(where: str) -> Tracer:
     exporter = OTLPSpanExporter(endpoint=where, insecure=not where.startswith("https://"))
     provider.add_span_processor(BatchSpanProcessor(exporter))
     logging.getLogger("handeval").addFilter(stamp_trace_id)
-    return provider.get_tracer("handeval")
+    tracer = provider.get_tracer("handeval")
+    trace_phases.trace_with(tracer)
+    return tracer
 
 
 def stamp_trace_id(record: logging.LogRecord) -> bool:
@@ -103,8 +115,9 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """A span around each evaluator call (see the module docstring); wrapped handlers are
     cached per method, as the metrics' are."""
 
-    def __init__(self, tracer: Tracer) -> None:
+    def __init__(self, tracer: Tracer, slow_seconds: float = 0.0) -> None:
         self._tracer = tracer
+        self._slow_seconds = slow_seconds
         self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
     async def intercept_service(
@@ -129,6 +142,8 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         streaming_in = handler.request_streaming
         service, _, name = method.strip("/").partition("/")
         tracer = self._tracer
+        streaming = streaming_in or handler.response_streaming
+        slow_seconds = 0.0 if streaming else self._slow_seconds
 
         async def traced(request: Any, context: grpc.aio.ServicerContext) -> Any:
             carrier = {key: value for key, value in context.invocation_metadata() or ()}
@@ -145,7 +160,7 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                 record_exception=False,
                 set_status_on_exception=False,
             ) as span:
-                code = grpc.StatusCode.UNKNOWN
+                code, started = grpc.StatusCode.UNKNOWN, time.perf_counter()
                 try:
                     response = await behavior(request, context)
                     code = context.code() or grpc.StatusCode.OK
@@ -161,8 +176,17 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
                     span.set_attribute("rpc.grpc.status_code", code.value[0])
                     if code is not grpc.StatusCode.OK:
                         span.set_status(Status(StatusCode.ERROR, code.name))
+                    seconds = time.perf_counter() - started
+                    if slow_seconds and seconds >= slow_seconds:
+                        _log_slow(name, seen, code, seconds)
 
         return rewrap(handler, traced, traced)
+
+
+def _log_slow(method: str, seen: _Seen, code: grpc.StatusCode, seconds: float) -> None:
+    """The ``slow_call`` line, written while the call's span is current (its ``trace_id``)."""
+    log_event("slow_call", logging.WARNING, method=method, game=seen.game, hands=seen.hands,
+              code=code.name, seconds=round(seconds, 6))  # fmt: skip
 
 
 @dataclass

@@ -22,7 +22,7 @@ from evaluators import batch, poker
 from evaluators.cards import EMPTY, JOKER_2, InvalidRequest
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Game, Options
-from evaluators.kernels import _poker
+from evaluators.kernels import _poker, _screen
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 
@@ -146,14 +146,20 @@ def test_any_bytes_read_inside_the_tables() -> None:
 
 
 def screened(game: Game, hands: Matrix, tables: Matrix) -> tuple[bool, bool]:
-    """(the compiled screen's verdict, the reference ``check``'s) on one batch."""
+    """(the compiled screen's verdict, the reference ``check``'s) on one batch; a verdict
+    that says the hands or the tables hold no padding byte must be right."""
     rules = GAMES[game]
     try:
         batch.check(rules, hands, tables)
         passed = True
     except InvalidRequest:
         passed = False
-    return batch.all_valid(rules, hands, tables), passed
+    verdict = batch.screen(rules, hands, tables)
+    if verdict & _screen.HANDS_FULL:
+        assert EMPTY not in hands
+    if verdict & _screen.TABLES_FULL:
+        assert EMPTY not in tables
+    return bool(verdict), passed
 
 
 def random_bytes(rng: np.random.Generator, rows: int, width: int, deck: int) -> Matrix:
@@ -204,6 +210,37 @@ def test_the_screen_on_random_batches_gives_the_reference_verdict(game: Game) ->
                 target[row, place] = rng.choice([EMPTY, 52, 60, int(target[row, 0])])
             got, want = screened(game, hands, tables)
             assert got == want
+
+
+@pytest.mark.parametrize("game", [g for g in Game if GAMES[g].table_min == 0], ids=str)
+def test_full_rows_without_a_table_give_the_reference_verdict_at_every_width(game: Game) -> None:
+    # The 16-bytes-at-a-time screen (2-8 cards a row, no table): every width the game
+    # takes, batches of every length around a load's rows, one byte spoiled anywhere.
+    rules = GAMES[game]
+    deck = 54 if rules.jokers else 52
+    low, high = max(rules.hand_min, rules.cards_min, 1), min(rules.hand_max, rules.cards_max)
+    rng = np.random.default_rng(len(game.value) + 7)
+    for width in range(low, high + 1):
+        for count in range(1, 40):
+            hands = random_deals(count, width, int(rng.integers(1 << 30)), deck=deck)
+            if rng.random() < 0.8:
+                row, place = int(rng.integers(count)), int(rng.integers(width))
+                spoiled = [EMPTY, 52, JOKER_2, 54, 200, int(hands[row, (place + 1) % width])]
+                hands[row, place] = spoiled[int(rng.integers(len(spoiled)))]
+            got, want = screened(game, hands, NO_TABLE)
+            assert got == want, (width, count, hands.tolist())
+
+
+def test_full_rows_are_screened_as_full_and_padded_ones_are_not() -> None:
+    rules = GAMES[Game.POKER_HIGH]
+    hands = random_deals(1_000, 7, seed=9)
+    assert batch.screen(rules, hands, NO_TABLE) == (
+        _screen.PASSED | _screen.HANDS_FULL | _screen.TABLES_FULL
+    )
+    hands[500, 3] = EMPTY
+    padded = np.hstack([hands, np.full((len(hands), 1), EMPTY, dtype=np.uint8)])
+    assert batch.screen(rules, hands[:, :7], NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
+    assert batch.screen(rules, padded, NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
 
 
 def test_a_build_without_the_kernels_fails_on_import_naming_the_fix() -> None:

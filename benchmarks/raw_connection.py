@@ -1,6 +1,6 @@
-"""A bare HTTP/2 client that speaks gRPC's framing and none of its manners, for attacks
-grpc's own client will not make: a stream window of 0 (its replies are never read) and a
-request whose last bytes never come.
+"""A bare HTTP/2 client connection that speaks gRPC's framing and none of its manners,
+for attacks grpc's own client will not make: a stream window of 0 (its replies are never
+read) and a request whose last bytes never come. Its frames are ``benchmarks.raw_h2``'s.
 
 ``RawConnection(target, window=0)`` connects, sends the preface and SETTINGS (the stream
 window it offers), answers the server's SETTINGS and PINGs, and obeys the server's flow
@@ -18,44 +18,23 @@ import struct
 import threading
 import time
 
-PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
-DATA, HEADERS, RST_STREAM, SETTINGS, PING, GOAWAY, WINDOW_UPDATE = 0, 1, 3, 4, 6, 7, 8
-END_STREAM, ACK, END_HEADERS = 0x1, 0x1, 0x4
-INITIAL_WINDOW_SIZE_SETTING, MAX_FRAME_SIZE_SETTING = 0x4, 0x5
-DEFAULT_WINDOW = 65_535
-FRAME_BYTES = 16_384
-
-
-def _integer(value: int, prefix_bits: int) -> bytes:
-    """HPACK's integer with an N-bit prefix (RFC 7541 5.1), flag bits 0."""
-    limit = (1 << prefix_bits) - 1
-    if value < limit:
-        return bytes([value])
-    out = bytearray([limit])
-    value -= limit
-    while value >= 128:
-        out.append(value % 128 + 128)
-        value //= 128
-    out.append(value)
-    return bytes(out)
-
-
-def _header_block(headers: list[tuple[str, str]]) -> bytes:
-    """Every header as a literal without indexing, new name, no Huffman (RFC 7541 6.2.2)."""
-    block = bytearray()
-    for name, value in headers:
-        block += b"\x00" + _integer(len(name), 7) + name.encode()
-        block += _integer(len(value), 7) + value.encode()
-    return bytes(block)
-
-
-def _frame(kind: int, flags: int, stream: int, payload: bytes = b"") -> bytes:
-    return (
-        struct.pack(">I", len(payload))[1:]
-        + bytes([kind, flags])
-        + struct.pack(">I", stream)
-        + payload
-    )
+from benchmarks import raw_h2
+from benchmarks.raw_h2 import (
+    ACK,
+    DATA,
+    DEFAULT_WINDOW,
+    END_STREAM,
+    FRAME_BYTES,
+    FRAME_HEADER_BYTES,
+    GOAWAY,
+    HEADERS,
+    INITIAL_WINDOW_SIZE,
+    PING,
+    RST_STREAM,
+    SETTINGS,
+    WINDOW_UPDATE,
+    frame,
+)
 
 
 class RawConnection:
@@ -75,10 +54,7 @@ class RawConnection:
         self.goaway = False
         self.headers_received = 0
         self.resets = 0
-        self._send(
-            PREFACE
-            + _frame(SETTINGS, 0, 0, struct.pack(">HI", INITIAL_WINDOW_SIZE_SETTING, window))
-        )
+        self._send(raw_h2.PREFACE + raw_h2.settings(values=[(INITIAL_WINDOW_SIZE, window)]))
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
@@ -99,10 +75,9 @@ class RawConnection:
         self.sock.settimeout(None)
         try:
             while True:
-                head = self._read_exact(9)
-                length = int.from_bytes(head[:3], "big")
-                kind, flags = head[3], head[4]
-                stream = int.from_bytes(head[5:9], "big") & 0x7FFFFFFF
+                length, kind, flags, stream = raw_h2.frame_header(
+                    self._read_exact(FRAME_HEADER_BYTES)
+                )
                 payload = self._read_exact(length)
                 self._handle(kind, flags, stream, payload)
         except (ConnectionError, OSError):
@@ -116,15 +91,15 @@ class RawConnection:
             with self._lock:
                 for at in range(0, len(payload), 6):
                     key, value = struct.unpack(">HI", payload[at : at + 6])
-                    if key == INITIAL_WINDOW_SIZE_SETTING:
+                    if key == INITIAL_WINDOW_SIZE:
                         change = value - self._initial_stream_window
                         self._initial_stream_window = value
                         for open_stream in self._stream_windows:
                             self._stream_windows[open_stream] += change
                 self._lock.notify_all()
-            self._send(_frame(SETTINGS, ACK, 0))
+            self._send(frame(SETTINGS, ACK, 0))
         elif kind == PING and not flags & ACK:
-            self._send(_frame(PING, ACK, 0, payload))
+            self._send(frame(PING, ACK, 0, payload))
         elif kind == WINDOW_UPDATE:
             increment = int.from_bytes(payload[:4], "big") & 0x7FFFFFFF
             with self._lock:
@@ -154,13 +129,9 @@ class RawConnection:
             stream = self._next_stream
             self._next_stream += 2
             self._stream_windows[stream] = self._initial_stream_window
-        headers = [
-            (":method", "POST"), (":scheme", "http"), (":path", path),
-            (":authority", self.authority), ("content-type", "application/grpc"),
-            ("te", "trailers"),
-        ]  # fmt: skip
-        self._send(_frame(HEADERS, END_HEADERS, stream, _header_block(headers)))
-        body = b"\x00" + struct.pack(">I", len(message)) + message
+        block = raw_h2.header_block(raw_h2.request_headers(path, self.authority))
+        self._send(raw_h2.headers(stream, block))
+        body = raw_h2.grpc_body(message)
         body = body[: len(body) - leave_out]
         deadline = time.monotonic() + timeout
         sent = 0
@@ -181,7 +152,7 @@ class RawConnection:
                 self._stream_windows[stream] -= len(piece)
             sent += len(piece)
             last = sent == len(body) and not leave_out
-            self._send(_frame(DATA, END_STREAM if last else 0, stream, piece))
+            self._send(frame(DATA, END_STREAM if last else 0, stream, piece))
         return stream
 
     def close(self) -> None:
