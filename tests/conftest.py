@@ -38,13 +38,14 @@ __all__ = [
 TESTS = Path(__file__).resolve().parent
 _UNIT = "test_layers.py test_lint.py"
 _E2E = (
-    "test_benchmarks.py test_docker_image.py test_dockerfile.py test_faults.py test_fuzz.py test_k8s.py "
-    "test_monitoring.py test_node_example.py test_prometheus_e2e.py test_robustness.py"
+    "test_benchmarks.py test_docker_image.py test_dockerfile.py test_faults.py test_fuzz.py "
+    "test_k8s.py test_monitoring.py test_node_example.py test_prometheus_e2e.py "
+    "test_robustness.py"
 )
 LAYERS: dict[str, str] = dict.fromkeys(_UNIT.split(), "unit") | dict.fromkeys(_E2E.split(), "e2e")
 """Test file -> layer. ``unit``: in-process, no server; ``e2e``: slow end to end (faults and
-the soak, the Docker image built and run, Prometheus, Node, k8s, hostile-input sweeps, the benchmark run).
-Any other file is ``integration`` (a real server in a subprocess); any file under
+the soak, the Docker image built and run, Prometheus, Node, k8s, hostile-input sweeps, the
+benchmark run). Any other file is ``integration`` (a real server in a subprocess); any file under
 ``tests/unit/`` is ``unit``, and a test marked ``slow`` is ``e2e`` wherever it is."""
 
 
