@@ -25,13 +25,12 @@ from service.server import metrics, tracing
 from service.server.config import Settings
 from service.server.drain import Drain
 from service.server.limits import (
-    Admission,
     Budgets,
     CostAdmission,
     LimitsInterceptor,
-    concurrency_bound,
     cost_budgets,
     message_limits,
+    pool_slots,
 )
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
@@ -144,7 +143,7 @@ def settings_budgets(settings: Settings) -> Budgets:
         settings.memory_budget_mib,
         settings.peer_share,
         settings.admission_wait_seconds,
-        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        pool_slots(settings.max_concurrent_rpcs, settings.threads),
         settings.workers,
     )
 
@@ -194,12 +193,11 @@ def build_server(
     )
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
-        Admission(concurrency_bound(settings.max_concurrent_rpcs, settings.threads)),
+        CostAdmission(settings_budgets(settings), return_freed_memory),
         pool,
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
-        CostAdmission(settings_budgets(settings), return_freed_memory),
         drain,
     )
     handlers = method_handlers(servicer)

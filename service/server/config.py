@@ -78,7 +78,8 @@ class Settings:
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
     """Batches and Odds running in the pool at once per process; more are RESOURCE_EXHAUSTED
-    at once. 0: three quarters of ``threads`` (``service.server.limits``)."""
+    at once. Cheap calls, scored on the event loop, hold no slot. 0: three quarters of
+    ``threads`` (``service.server.limits.pool_slots``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0
