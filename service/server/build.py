@@ -35,6 +35,7 @@ from service.server.limits import (
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
+from service.server.uploads import Uploads
 
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["HandEvaluator"].full_name
 HEALTH_NAMES = (health.OVERALL_HEALTH, SERVICE_NAME)
@@ -148,6 +149,14 @@ def settings_budgets(settings: Settings) -> Budgets:
     )
 
 
+def settings_uploads(settings: Settings, budgets: Budgets) -> Uploads:
+    """The read deadline and budget of one process's requests still arriving
+    (``service.server.uploads``), each counted at the receive limit."""
+    budget = settings.upload_budget_mib * 2**20 or budgets.memory_bytes
+    receive = message_limits(settings.max_batch_hands, settings.max_message_bytes).receive
+    return Uploads(settings.upload_seconds, budget, receive, return_freed_memory)
+
+
 def build_health_server(
     settings: Settings, health_servicer: health.aio.HealthServicer
 ) -> tuple[grpc.aio.Server, int]:
@@ -191,16 +200,17 @@ def build_server(
             LimitsInterceptor(settings.default_deadline_seconds),
         ],
     )
+    budgets = settings_budgets(settings)
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
-        CostAdmission(settings_budgets(settings), return_freed_memory),
+        CostAdmission(budgets, return_freed_memory),
         pool,
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
         drain,
     )
-    handlers = method_handlers(servicer)
+    handlers = method_handlers(servicer, settings_uploads(settings, budgets))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -52,6 +52,7 @@ from service.server.limits import (
 )
 from service.server.logs import log_event
 from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
+from service.server.uploads import Uploads
 
 Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
@@ -102,17 +103,21 @@ def _writer(reply: Message | bytes) -> bytes:
     return reply if isinstance(reply, bytes) else reply.SerializeToString()
 
 
-def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethodHandler]:
-    """A handler for every RPC of the proto's service, reading requests with ``_reader``."""
+def method_handlers(
+    servicer: HandEvaluatorServicer, uploads: Uploads | None = None
+) -> dict[str, grpc.RpcMethodHandler]:
+    """A handler for every RPC of the proto's service, reading requests with ``_reader``.
+    With ``uploads``, a unary-request method is registered request-streaming and reads its
+    one message under ``uploads``' read deadline and budget (``service.server.uploads``)."""
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for method in SERVICE.methods:
         request_type = getattr(pb, method.input_type.name)
+        behavior = getattr(servicer, method.name)
+        streaming_in = method.client_streaming
+        if uploads is not None and not streaming_in:
+            behavior, streaming_in = uploads.unary_reading(behavior), True
         handlers[method.name] = make_handler(
-            method.client_streaming,
-            method.server_streaming,
-            getattr(servicer, method.name),
-            _reader(request_type),
-            _writer,
+            streaming_in, method.server_streaming, behavior, _reader(request_type), _writer
         )
     return handlers
 
