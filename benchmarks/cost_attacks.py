@@ -13,7 +13,9 @@ fresh server of the checkout (``attacks.start``):
    EvaluateBatch of 100,000 poker hands (byte-column replies, ~2.6 MB each) and never read
    a reply: RSS growth while they hang, and a polite caller meanwhile;
 4. ``partial_uploads``: 200 streams (2 connections) each sending all but the last byte of
-   a 1,765,000-byte request: RSS growth while they hang.
+   a 1,765,000-byte request: RSS growth while they hang, and streams the server ended (at
+   once, by the budget for requests still arriving, and within 15 s more, by the read
+   deadline; ``service.server.uploads``).
 
 Bounded in count and time; prints figures, asserts nothing.
 """
@@ -219,6 +221,13 @@ async def partial_uploads(target: str, pids: list[int]) -> dict[str, Any]:
     await asyncio.sleep(5.0)
     resets = sum(c.resets for c in connections)
     held = watch.stop()
+    waited = time.monotonic()
+    while sum(c.resets for c in connections) < 200 and time.monotonic() - waited < 15:
+        await asyncio.sleep(0.1)  # the read deadline (--upload-seconds, 10 s) ends the rest
+    await asyncio.sleep(2.0)  # what core buffered goes back to the kernel once none waits
+    later = {"streams_reset_by_server_15s_later": sum(c.resets for c in connections),
+             "rss_15s_later_growth_mib": round((watch.now() - watch.before) / 1024, 1)}  # fmt: skip
     for connection in connections:
         connection.close()
-    return {"streams": 200, "outcomes": dict(stalled), "streams_reset_by_server": resets, **held}
+    return {"streams": 200, "outcomes": dict(stalled), "streams_reset_by_server": resets,
+            **held, **later}  # fmt: skip

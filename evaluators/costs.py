@@ -35,9 +35,14 @@ class CallCost:
     request_bytes: int = 0
 
 
-BATCH_HAND_COST = UnitCost(cpu_ns=128, bytes=64)
-"""A batch hand in most games (measured 26-98 ns and 32-43 bytes a hand over 100,000
-hands, read, scored and the reply written)."""
+BATCH_HAND_COST = UnitCost(cpu_ns=40, bytes=40)
+"""A batch hand in most games, with the compiled kernels (``evaluators.kernels``): read,
+scored and its reply written as packed fields, the dearer of the two reply forms (byte
+columns take half the CPU and a quarter of the memory), measured 13-37 ns and 25-29 bytes
+a hand over 100,000 hands (``python -m benchmarks.batch_costs``, least of 3 runs' thread
+CPU, under load); a game slower than this sets its own ``GameRules.batch_cost``.
+``tests/unit/service/test_batch_costs.py`` holds each game's within a factor of its
+measure."""
 
 
 def batch_cost(per_hand: UnitCost, hands: int, request_bytes: int, reply_bytes: int) -> CallCost:

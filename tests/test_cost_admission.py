@@ -4,8 +4,10 @@ client never reads stay counted until the call is over."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
+import urllib.request
 from collections.abc import Callable
 
 import grpc
@@ -115,3 +117,86 @@ def test_replies_a_client_never_reads_stay_reserved_and_bound_the_servers_memory
         assert growth_mib < 100, f"RSS grew {growth_mib:.0f} MiB"
     finally:
         reader.close()
+
+
+STALLED_STREAMS = 100
+STALLED_BYTES = 1_765_000
+"""A request just inside the receive limit: grpc core buffers it until its last byte."""
+
+
+def test_requests_that_never_finish_arriving_are_bounded_and_ended_at_the_read_deadline(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    """100 streams each sending all but the last byte of a 1.76 MB EvaluateBatch: unbounded,
+    core held them all (+176 MB) until the connection went; with a 16 MiB budget for
+    requests still arriving the oldest are ended as new ones come, the rest at the 2 s read
+    deadline, and a polite caller is answered meanwhile."""
+    server = launch_server("--upload-budget-mib", "16", "--upload-seconds", "2")
+    before = server.rss_kib()
+    stalled = RawConnection(server.target)
+    peak = before
+    try:
+        for _ in range(STALLED_STREAMS):
+            with contextlib.suppress(ConnectionError):  # ended while sending: room was made
+                stalled.call(BATCH_PATH, bytes(STALLED_BYTES), leave_out=1, timeout=30)
+            peak = max(peak, server.rss_kib())
+        with grpc.insecure_channel(server.target) as channel:
+            stub = pb_grpc.HandEvaluatorStub(channel)
+            assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
+        assert _wait_for(lambda: stalled.resets >= STALLED_STREAMS, 30), (
+            f"{stalled.resets} of {STALLED_STREAMS} streams ended"
+        )
+    finally:
+        stalled.close()
+    growth_mib = (peak - before) / 1024
+    assert growth_mib < 80, f"RSS grew {growth_mib:.0f} MiB while requests hung"
+
+
+def _handled(text: str, method: str, code: str) -> float:
+    """``grpc_server_handled_total`` of a unary evaluator method and code, 0 when absent."""
+    for line in text.splitlines():
+        if line.startswith("grpc_server_handled_total{") and f'grpc_method="{method}"' in line:
+            assert 'grpc_type="unary"' in line, line
+            if f'grpc_code="{code}"' in line:
+                return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def test_a_unary_call_is_still_unary_in_the_metrics_and_one_without_a_message_is_refused(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    """Read as a request stream, a unary method keeps its ``grpc_type``; a call whose client
+    ends it with no request is INVALID_ARGUMENT at once (grpc's unary handler waited for
+    the deadline), one whose request stalls DEADLINE_EXCEEDED at the read deadline, both
+    counted."""
+    server = launch_server("--upload-seconds", "1")
+    port = int(server.wait_for_event("start")["metrics_port"])
+    evaluate = "/handeval.v1.HandEvaluator/Evaluate"
+    with grpc.insecure_channel(server.target) as channel:
+        stub = pb_grpc.HandEvaluatorStub(channel)
+        assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
+        empty = channel.stream_unary(evaluate)
+        try:
+            empty(iter(()), timeout=10)
+            raise AssertionError("a call without a request was answered")
+        except grpc.RpcError as error:
+            assert error.code() == grpc.StatusCode.INVALID_ARGUMENT, error
+            assert "without a request message" in (error.details() or "")
+    stalled = RawConnection(server.target)
+    try:
+        stalled.call(evaluate, evaluate_request("poker", HAND).SerializeToString(), leave_out=1)
+        assert _wait_for(lambda: stalled.resets >= 1, 10), "the stalled request was not ended"
+    finally:
+        stalled.close()
+    url = f"http://127.0.0.1:{port}/metrics"
+
+    def counted() -> bool:
+        with urllib.request.urlopen(url, timeout=10) as reply:
+            text = reply.read().decode()
+        return (
+            _handled(text, "Evaluate", "OK") == 1
+            and _handled(text, "Evaluate", "InvalidArgument") == 1
+            and _handled(text, "Evaluate", "DeadlineExceeded") == 1
+        )
+
+    assert _wait_for(counted, 10), "each call counted under its code"

@@ -14,7 +14,12 @@ import numpy as np
 import pytest
 from grpc_health.v1 import health_pb2
 
-from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
+from service.client.typed_client import (
+    HandevalClient,
+    HandevalError,
+    evaluate_request,
+    odds_request,
+)
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.limits import (
@@ -22,8 +27,8 @@ from service.server.limits import (
     MAX_TABLE_BYTES,
     REPLY_BYTES_PER_HAND,
     SLACK_BYTES,
-    concurrency_bound,
     message_limits,
+    pool_slots,
 )
 from tests.conftest import ServerProcess, health_status
 
@@ -33,7 +38,7 @@ WAIT_SECONDS = 30
 
 class OpenStream:
     """An ``EvaluateStream`` held open: requests go in on ``send``, replies come out of
-    ``replies``; it holds a slot only while a message is being scored."""
+    ``replies``; it holds nothing while it waits."""
 
     def __init__(self, stub: pb_grpc.HandEvaluatorStub, timeout: float | None = None) -> None:
         self._requests: queue.Queue[pb.EvaluateRequest | None] = queue.Queue()
@@ -91,10 +96,10 @@ def test_an_explicit_message_limit_sets_both_ways() -> None:
     assert message_limits(5, 8 << 20).receive == message_limits(5, 8 << 20).send == 8 << 20
 
 
-def test_the_default_bound_leaves_a_quarter_of_the_threads_spare() -> None:
-    assert concurrency_bound(0, 32) == 24
-    assert concurrency_bound(0, 1) == 1
-    assert concurrency_bound(5, 32) == 5
+def test_the_default_pool_slots_leave_a_quarter_of_the_threads_spare() -> None:
+    assert pool_slots(0, 32) == 24
+    assert pool_slots(0, 1) == 1
+    assert pool_slots(5, 32) == 5
 
 
 # --- against a server ----------------------------------------------------------------
@@ -107,8 +112,12 @@ SLOW_BATCH = pb.EvaluateBatchRequest(
     .tobytes(),
     hand_size=10,
 )
-"""100,000 random 10-card Tonk hands, the slowest batch there is: tenths of a second of
-one thread's work (a quarter of a second on a quiet core)."""
+"""100,000 random 10-card Tonk hands, the slowest batch there is: ~10 ms of one thread's
+work with the compiled kernels, too quick to hold a slot for certain."""
+LONG_ODDS = odds_request("poker-high", [(f"p{i}", "?2") for i in range(9)], samples=10**7)
+"""Minutes of sampling (a few CPU-s by its estimate, within the default CPU budget): it
+holds the pool's one slot until its deadline, ``SLOT_HELD_SECONDS``."""
+SLOT_HELD_SECONDS = 3.0
 
 
 def test_pool_work_over_the_bound_is_refused_cheap_calls_and_probes_still_answer(
@@ -123,11 +132,11 @@ def test_pool_work_over_the_bound_is_refused_cheap_calls_and_probes_still_answer
             streams.append(OpenStream(stub))
         assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
         assert streams[0].send().strength > 0, "an idle stream holds no slot"
-        batch = stub.EvaluateBatch.future(SLOW_BATCH, timeout=60)
+        holder = stub.Odds.future(LONG_ODDS, timeout=SLOT_HELD_SECONDS)
         refused: list[grpc.RpcError] = []
         evaluated = 0
         health: list[int] = []
-        while not batch.done():
+        while not holder.done():
             assert stub.Evaluate(evaluate_request("poker", HAND), timeout=10).strength > 0
             assert streams[1].send().strength > 0
             evaluated += 1
@@ -136,9 +145,9 @@ def test_pool_work_over_the_bound_is_refused_cheap_calls_and_probes_still_answer
                 stub.EvaluateBatch(SLOW_BATCH, timeout=60)
             except grpc.RpcError as error:
                 refused.append(error)
-        assert len(batch.result().strength) == 100_000
-        assert evaluated, "the cheap lane answers while the batch holds the pool's one slot"
-        assert refused, "batches arriving while the batch held the one slot are refused"
+        assert holder.exception().code() is grpc.StatusCode.DEADLINE_EXCEEDED
+        assert evaluated, "the cheap lane answers while Odds holds the pool's one slot"
+        assert refused, "batches arriving while Odds held the one slot are refused"
         assert {e.code() for e in refused} == {grpc.StatusCode.RESOURCE_EXHAUSTED}
         assert "all 1 threads for batches and Odds are busy" in (refused[0].details() or "")
         assert set(health) <= {health_pb2.HealthCheckResponse.SERVING}

@@ -19,7 +19,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server.limits import Admission
+from service.server.limits import CostAdmission, cost_budgets
 from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 
@@ -135,7 +135,9 @@ def in_process() -> Iterator[InProcess]:
             interceptors=(MetricsInterceptor(Instruments(registry)),),
             options=(("grpc.so_reuseport", 0),),
         )
-        servicer = HandEvaluatorServicer(10, Admission(4), pool, 1 << 20, 0)
+        servicer = HandEvaluatorServicer(
+            10, CostAdmission(cost_budgets(0, 0, 1.0, 0.0, 4, 1)), pool, 1 << 20, 0
+        )
         handlers = grpc.method_handlers_generic_handler(SERVICE, method_handlers(servicer))
         server.add_generic_rpc_handlers((handlers,))
         port = server.add_insecure_port("127.0.0.1:0")

@@ -41,7 +41,7 @@ from service.server.build import (
     new_health,
 )
 from service.server.config import Settings
-from service.server.limits import Admission, message_limits
+from service.server.limits import CostAdmission, cost_budgets, message_limits
 from service.server.logs import JsonLines
 from tests.conftest import ServerProcess
 
@@ -413,7 +413,9 @@ async def _call_a_crashing_handler(request: pb.EvaluateRequest) -> grpc.aio.AioR
     """Evaluate through ``HandEvaluatorServicer.answer`` with work that raises, on an aio
     server of its own; the error the caller gets."""
     with futures.ThreadPoolExecutor(max_workers=1) as pool:
-        evaluator = servicer.HandEvaluatorServicer(10, Admission(4), pool, 1 << 20, 0)
+        evaluator = servicer.HandEvaluatorServicer(
+            10, CostAdmission(cost_budgets(0, 0, 1.0, 0.0, 4, 1)), pool, 1 << 20, 0
+        )
 
         async def crash(request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> bytes:
             work = lambda _: pb.Evaluation(strength=1 // 0)  # noqa: E731

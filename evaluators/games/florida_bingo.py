@@ -66,6 +66,7 @@ RULES = GameRules(
     headline=point_totals.headline,
     figures=point_totals.figures,
     pots=("high", "low", "whole"),
+    batch_cost=UnitCost(cpu_ns=64, bytes=40),
     odds=OddsGame(
         hand_min=5,
         hand_max=5,

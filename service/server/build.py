@@ -25,17 +25,17 @@ from service.server import metrics, tracing
 from service.server.config import Settings
 from service.server.drain import Drain
 from service.server.limits import (
-    Admission,
     Budgets,
     CostAdmission,
     LimitsInterceptor,
-    concurrency_bound,
     cost_budgets,
     message_limits,
+    pool_slots,
 )
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
+from service.server.uploads import Uploads
 
 SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["HandEvaluator"].full_name
 HEALTH_NAMES = (health.OVERALL_HEALTH, SERVICE_NAME)
@@ -144,9 +144,17 @@ def settings_budgets(settings: Settings) -> Budgets:
         settings.memory_budget_mib,
         settings.peer_share,
         settings.admission_wait_seconds,
-        concurrency_bound(settings.max_concurrent_rpcs, settings.threads),
+        pool_slots(settings.max_concurrent_rpcs, settings.threads),
         settings.workers,
     )
+
+
+def settings_uploads(settings: Settings, budgets: Budgets) -> Uploads:
+    """The read deadline and budget of one process's requests still arriving
+    (``service.server.uploads``), each counted at the receive limit."""
+    budget = settings.upload_budget_mib * 2**20 or budgets.memory_bytes
+    receive = message_limits(settings.max_batch_hands, settings.max_message_bytes).receive
+    return Uploads(settings.upload_seconds, budget, receive, return_freed_memory)
 
 
 def build_health_server(
@@ -192,17 +200,17 @@ def build_server(
             LimitsInterceptor(settings.default_deadline_seconds),
         ],
     )
+    budgets = settings_budgets(settings)
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
-        Admission(concurrency_bound(settings.max_concurrent_rpcs, settings.threads)),
+        CostAdmission(budgets, return_freed_memory),
         pool,
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,
         settings.odds_limits(),
-        CostAdmission(settings_budgets(settings), return_freed_memory),
         drain,
     )
-    handlers = method_handlers(servicer)
+    handlers = method_handlers(servicer, settings_uploads(settings, budgets))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

@@ -78,7 +78,8 @@ class Settings:
     """Serve grpc.reflection so ``grpcurl list`` works without the protos."""
     max_concurrent_rpcs: int = 0
     """Batches and Odds running in the pool at once per process; more are RESOURCE_EXHAUSTED
-    at once. 0: three quarters of ``threads`` (``service.server.limits``)."""
+    at once. Cheap calls, scored on the event loop, hold no slot. 0: three quarters of
+    ``threads`` (``service.server.limits.pool_slots``)."""
     default_deadline_seconds: float = 30.0
     """Deadline of a call that carries none, from its start; 0: none."""
     keepalive_seconds: float = 60.0
@@ -139,6 +140,14 @@ class Settings:
     admission_wait_seconds: float = 1.0
     """A batch or Odds call that does not fit its budgets waits this long (at most until
     its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
+    upload_seconds: float = 10.0
+    """A unary call whose request has not fully arrived this long after the call began (or
+    by its deadline) is ended DEADLINE_EXCEEDED (``service.server.uploads``); 0: only the
+    deadline."""
+    upload_budget_mib: int = 0
+    """MiB that calls still receiving their request may hold per process, each counted at
+    the receive limit; a call over it ends the one waiting longest RESOURCE_EXHAUSTED.
+    0: the memory budget's size (``memory_budget_mib``)."""
     otlp_endpoint: str = ""
     """OTLP/gRPC collector for traces (``http://collector:4317``): a span per evaluator call
     (``service.server.tracing``, the ``otel`` extra); empty: ``OTEL_EXPORTER_OTLP_ENDPOINT``
@@ -338,6 +347,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "memory_budget_mib": _int_in(0),
     "peer_share": _fraction,
     "admission_wait_seconds": _seconds,
+    "upload_seconds": _seconds,
+    "upload_budget_mib": _int_in(0),
     "otlp_endpoint": str.strip,
     "slow_call_seconds": _seconds,
 }
@@ -381,6 +392,8 @@ _HELP = {
     "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
     "peer_share": "most of either budget one connection may hold (0-1)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
+    "upload_seconds": "end a unary call whose request has not arrived by then (0: deadline only)",
+    "upload_budget_mib": "MiB of requests still arriving per process (0: the memory budget)",
     "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",
     "slow_call_seconds": "with tracing on, log a slow_call line per unary call this slow (0: none)",
 }

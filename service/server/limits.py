@@ -1,22 +1,24 @@
-"""Per-process limits: how much work runs at once and what it may cost, how long a call
-without a deadline may take, how long a stream may sit idle, and how large a message may be.
+"""Per-process limits: what work may cost and how much of it runs at once, how long a
+call without a deadline may take, how long a stream may sit idle, and how large a message
+may be.
 
-Two lanes. Work scored on the loop (a unary call, a stream's message, a batch of one
-chunk) takes a slot of ``Admission`` while it runs (never while a stream waits for its
-next message); a stream's refused message gets its ``error`` and the stream goes on.
-Batches and Odds reserve their cost first (``CostAdmission``): CPU and working memory
-estimated from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's
-bytes, against per-process budgets derived from the pod's limits (``cost_budgets``); a
-call that does not fit waits briefly, first come first served, then is refused
-RESOURCE_EXHAUSTED naming the budget, and one connection (``context.peer()``) may hold only
-``peer_share`` of either budget. A call in the pool holds its working set until its thread
-has stopped (a cancelled batch counts until it has really let go) and a batch's reply
-until gRPC reports the call done, sent or cancelled: replies a client never reads stay
-counted. Expensive calls never take the loop's slots, so they cannot crowd out cheap ones.
-Counts are per process; ``--workers N`` admits N times as many. Health and reflection are
-outside both (``EXEMPT_PREFIXES``), so probes are answered under overload. (grpc's own
-``maximum_concurrent_rpcs`` is not used: it counts open streams, health checks and calls
-whose reply is stuck behind a window of 0, so such a client locks everyone out.)
+Cheap work (a unary Evaluate, Showdown or ListGames, a stream's message) is scored on the
+event loop in microseconds and never awaits while it runs, so it holds nothing and is
+never refused for load: at most one such call runs at a time by construction. Batches
+and Odds reserve their cost first (``CostAdmission``): CPU and working memory estimated
+from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's bytes,
+against per-process budgets derived from the pod's limits (``cost_budgets``); a call that
+does not fit waits briefly, first come first served, then is refused RESOURCE_EXHAUSTED
+naming the budget, and one connection (``context.peer()``) may hold only ``peer_share``
+of either budget. A call bound for the pool also takes one of its ``slots``
+(``--max-concurrent-rpcs``, ``pool_slots``) or is refused at once. A call in the pool
+holds its working set until its thread has stopped (a cancelled batch counts until it has
+really let go) and a batch's reply until gRPC reports the call done, sent or cancelled:
+replies a client never reads stay counted. Expensive calls run off the loop, so they
+cannot crowd out cheap ones. Counts are per process; ``--workers N`` admits N times as
+many. Health and reflection are outside (``EXEMPT_PREFIXES``), so probes are answered
+under overload. Calls held at gRPC's door are bounded there
+(``service.server.build.channel_options``).
 
 Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
@@ -94,9 +96,10 @@ def message_limits(max_batch_hands: int, override_bytes: int = 0) -> MessageLimi
     )
 
 
-def concurrency_bound(max_concurrent_rpcs: int, threads: int) -> int:
-    """The bound in force: ``max_concurrent_rpcs``, or when 0 three quarters of ``threads``
-    (24 of the default 32), so a full bound still leaves batch threads to spare."""
+def pool_slots(max_concurrent_rpcs: int, threads: int) -> int:
+    """Batches and Odds in the pool at once: ``max_concurrent_rpcs``, or when 0 three
+    quarters of ``threads`` (24 of the default 32), so a full pool still leaves threads to
+    spare and no call queues unseen behind the others."""
     return max_concurrent_rpcs or max(1, threads * 3 // 4)
 
 
@@ -127,37 +130,9 @@ class DeadlineContext:
         return getattr(self._context, name)
 
 
-class Busy(Exception):
-    """Every slot is taken; the message says so, for the caller."""
-
-
-class Admission:
-    """Slots for work in progress, ``bound`` of them; thread-safe, since a batch gives its
-    slot back from the thread that ran it."""
-
-    def __init__(self, bound: int) -> None:
-        self.bound = bound
-        self._lock = threading.Lock()
-        self._taken = 0
-
-    def enter(self) -> None:
-        """Take a slot, or raise Busy."""
-        with self._lock:
-            if self._taken >= self.bound:
-                raise Busy(
-                    f"the server is busy: {self.bound} calls are running, the most it takes "
-                    "at once; try again shortly or elsewhere"
-                )
-            self._taken += 1
-
-    def leave(self) -> None:
-        with self._lock:
-            self._taken -= 1
-
-
 class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
-    health and reflection pass untouched. Admission is the servicer's (per unit of work)."""
+    health and reflection pass untouched. Admission is the servicer's (``CostAdmission``)."""
 
     def __init__(self, default_deadline_s: float) -> None:
         self.default_deadline_s = default_deadline_s
@@ -203,8 +178,7 @@ class Budgets:
     when its work ends); ``memory_bytes``: working sets of running calls plus replies not
     yet sent; ``peer_share``: the fraction of either one peer may hold; ``wait_seconds``:
     how long a call that does not fit waits before it is refused; ``slots``: calls in
-    the pool at once (``concurrency_bound``: fewer than its threads, so none queues
-    unseen behind the others)."""
+    the pool at once (``pool_slots``)."""
 
     cpu_seconds: float
     memory_bytes: int

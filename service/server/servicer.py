@@ -52,8 +52,6 @@ from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.handlers import make_handler
 from service.server.limits import (
     REPLY_BYTES_PER_HAND,
-    Admission,
-    Busy,
     CostAdmission,
     OverBudget,
     Reservation,
@@ -61,6 +59,7 @@ from service.server.limits import (
 )
 from service.server.logs import log_event
 from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
+from service.server.uploads import Uploads
 
 Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
@@ -111,17 +110,21 @@ def _writer(reply: Message | bytes) -> bytes:
     return reply if isinstance(reply, bytes) else reply.SerializeToString()
 
 
-def method_handlers(servicer: HandEvaluatorServicer) -> dict[str, grpc.RpcMethodHandler]:
-    """A handler for every RPC of the proto's service, reading requests with ``_reader``."""
+def method_handlers(
+    servicer: HandEvaluatorServicer, uploads: Uploads | None = None
+) -> dict[str, grpc.RpcMethodHandler]:
+    """A handler for every RPC of the proto's service, reading requests with ``_reader``.
+    With ``uploads``, a unary-request method is registered request-streaming and reads its
+    one message under ``uploads``' read deadline and budget (``service.server.uploads``)."""
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for method in SERVICE.methods:
         request_type = getattr(pb, method.input_type.name)
+        behavior = getattr(servicer, method.name)
+        streaming_in = method.client_streaming
+        if uploads is not None and not streaming_in:
+            behavior, streaming_in = uploads.unary_reading(behavior), True
         handlers[method.name] = make_handler(
-            method.client_streaming,
-            method.server_streaming,
-            getattr(servicer, method.name),
-            _reader(request_type),
-            _writer,
+            streaming_in, method.server_streaming, behavior, _reader(request_type), _writer
         )
     return handlers
 
@@ -146,17 +149,15 @@ class HandEvaluatorServicer:
     def __init__(
         self,
         max_batch_hands: int,
-        admission: Admission,
+        costs: CostAdmission,
         pool: Executor,
         max_reply_bytes: int,
         stream_idle_seconds: float,
         odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
-        costs: CostAdmission | None = None,
         drain: Drain | None = None,
     ) -> None:
         self._drain = drain or Drain()
         self._max_batch_hands = max_batch_hands
-        self._admission = admission
         self._costs = costs
         self._pool = pool
         self._max_reply_bytes = max_reply_bytes
@@ -174,7 +175,7 @@ class HandEvaluatorServicer:
         context: grpc.aio.ServicerContext,
     ) -> None:
         """One reply per request, in order; a stream idle for ``stream_idle_seconds`` (or
-        past its deadline) is ended DEADLINE_EXCEEDED. A slot is taken per message."""
+        past its deadline) is ended DEADLINE_EXCEEDED."""
         reading = aiter(requests)
         while (request := await self._next_request(reading, context)) is not None:
             if _deadline_passed(context):
@@ -182,19 +183,7 @@ class HandEvaluatorServicer:
             if isinstance(request, Unreadable):
                 await context.write(pb.Evaluation(error=request.status()))
                 continue
-            try:
-                self._admission.enter()
-            except Busy as busy:
-                problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(busy))
-                metrics.record_error(request.game, _reason(problem))
-                reply = pb.Evaluation(request_id=request.request_id, game=request.game,
-                                      error=problem)  # fmt: skip
-            else:
-                try:
-                    reply = _evaluate_or_error(request)
-                finally:
-                    self._admission.leave()
-            await context.write(reply)
+            await context.write(_evaluate_or_error(request))
 
     async def _next_request(
         self,
@@ -290,9 +279,8 @@ class HandEvaluatorServicer:
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
         ``work`` runs in the pool and ``stop`` is set when the call is cancelled.
 
-        Two lanes: a call scored on the loop takes a slot of ``admission``; a call with a
-        ``cost`` (a batch, Odds) reserves it from ``costs`` first (``reserve``), and a
-        call in the pool takes no loop slot, so expensive calls never crowd out cheap ones."""
+        A call with a ``cost`` (a batch, Odds) reserves it from ``costs`` first
+        (``reserve``); one without is scored on the loop, where it holds nothing."""
         if _deadline_passed(context):
             await _abort_late(context)
         if isinstance(request, Unreadable):
@@ -308,10 +296,11 @@ class HandEvaluatorServicer:
             if stop is None:
                 reply = self._on_loop(work, request, reservation)
             else:
+                assert reservation is not None, "work bound for the pool reserves its cost"
                 reply = await self._in_pool(work, request, stop, reservation)
         except InvalidRequest as error:
             problem = convert.invalid_argument(error.violations)
-        except (BatchTooLarge, RequestTooLarge, TooManySamples, OverBudget, Busy) as error:
+        except (BatchTooLarge, RequestTooLarge, TooManySamples, OverBudget) as error:
             problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
         except (BatchCancelled, OddsStopped):
             if _deadline_passed(context):
@@ -347,32 +336,23 @@ class HandEvaluatorServicer:
         request: Request,
         reservation: Reservation | None,
     ) -> bytes:
-        """``work(request)`` on the loop, in a loop slot (``Busy`` when none is free, its
-        reservation then given back); the reservation's working set is given back after."""
-        try:
-            self._admission.enter()
-        except Busy:
-            if reservation is not None:
-                reservation.release()
-            raise
+        """``work(request)`` on the loop; the reservation's working set is given back
+        after. It never awaits, so calls on the loop run one at a time and hold nothing."""
         reply_bytes = None
         try:
             reply = _writer(work(request))
             reply_bytes = len(reply)
             return reply
         finally:
-            self._admission.leave()
             if reservation is not None:
                 reservation.work_done(reply_bytes)
 
     async def reserve(
         self, context: grpc.aio.ServicerContext, cost: CallCost, pooled: bool
-    ) -> Reservation | None:
+    ) -> Reservation:
         """Hold ``cost`` in the cost lane for this call's peer, waiting at most the
         budgets' wait (or until the deadline); held until gRPC reports the call done, so
         a reply nobody reads keeps its bytes counted. Raises ``OverBudget``."""
-        if self._costs is None:
-            return None
         wait = self._costs.budgets.wait_seconds
         remaining = remaining_seconds(context)
         if remaining is not None:
@@ -386,13 +366,11 @@ class HandEvaluatorServicer:
         work: Callable[[Request], Message | bytes],
         request: Request,
         stop: threading.Event,
-        reservation: Reservation | None,
+        reservation: Reservation,
     ) -> bytes:
-        """``work(request)`` in the pool; its reservation's working set (or, without one,
-        its loop slot) is given back when the thread is done with it (or at once if it
-        never started), so a cancelled batch counts until then."""
-        if reservation is None:
-            self._admission.enter()
+        """``work(request)`` in the pool; its reservation's working set is given back when
+        the thread is done with it (or at once if it never started), so a cancelled batch
+        counts until then."""
 
         def run() -> bytes:
             reply_bytes = None
@@ -401,7 +379,7 @@ class HandEvaluatorServicer:
                 reply_bytes = len(reply)
                 return reply
             finally:
-                _let_go(reservation, reply_bytes, self._admission)
+                reservation.work_done(reply_bytes)
 
         running = self._pool.submit(trace_phases.carried(run))
         try:
@@ -409,7 +387,7 @@ class HandEvaluatorServicer:
         except asyncio.CancelledError:
             stop.set()
             if running.cancelled():
-                _let_go(reservation, None, self._admission)
+                reservation.work_done(None)
             raise
 
     async def Odds(
@@ -443,14 +421,6 @@ class HandEvaluatorServicer:
             return odds_cost(convert.to_odds_request(asked), asked.samples, self._odds_limits)
 
         return await self.answer(context, "Odds", request, work, stop, cost)
-
-
-def _let_go(reservation: Reservation | None, reply_bytes: int | None, slots: Admission) -> None:
-    """Work in the pool has ended: its reservation's working set, or its loop slot."""
-    if reservation is None:
-        slots.leave()
-    else:
-        reservation.work_done(reply_bytes)
 
 
 def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int) -> CallCost:

@@ -65,5 +65,5 @@ RULES = GameRules(
     check_spread=deadwood.check_spread,
     check_showdown=settlement.check_ending,
     empty_hand_allowed=settlement.empty_hand_allowed,
-    batch_cost=UnitCost(cpu_ns=160, bytes=96),
+    batch_cost=UnitCost(cpu_ns=80, bytes=40),
 )
