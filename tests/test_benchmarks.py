@@ -9,10 +9,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
-from benchmarks import hands, odds_bench
+from benchmarks import hands, odds_bench, unary_h2load
 from evaluators.batch import evaluate_batch
 from evaluators.inputs import Options
+from service.gen.handeval.v1 import handeval_pb2 as pb
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -67,3 +69,18 @@ def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
     assert "Targets (issues 5 and 16)" in run.stdout
     if importlib.util.find_spec("matplotlib") is not None:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(not unary_h2load.available(), reason="needs h2load (nghttp2-client)")
+def test_h2load_unary_run_measures_both_calls_every_round() -> None:
+    result = unary_h2load.measure(seconds=0.5, rounds=2)
+    assert len(result.check) == len(result.evaluate) == 2
+    assert min(result.check + result.evaluate) > 0
+    assert result.ratio > 0
+
+
+def test_h2load_bodies_are_one_framed_message_each() -> None:
+    body = unary_h2load.evaluate_body()
+    assert body[0] == 0 and int.from_bytes(body[1:5], "big") == len(body) - 5
+    assert list(pb.EvaluateRequest.FromString(body[5:]).hand) == list(unary_h2load.SEVEN_CARDS)
+    assert unary_h2load.check_body() == b"\x00\x00\x00\x00\x00"

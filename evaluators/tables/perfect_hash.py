@@ -21,6 +21,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.tables.distinct import all_distinct
+
 _U64 = (1 << 64) - 1
 BUCKET_MULTIPLIER = 0x9E3779B97F4A7C15
 
@@ -80,7 +82,7 @@ def build_perfect_hash(
     each at the smallest displacement whose slots are all free.
     """
     key_array = np.asarray(keys, dtype=np.uint64)
-    if len(np.unique(key_array)) != len(key_array):
+    if not all_distinct(key_array):
         raise ValueError("perfect hash keys must be distinct")
     if len(key_array) > (1 << slot_bits):
         raise ValueError("more keys than slots")
@@ -90,16 +92,17 @@ def build_perfect_hash(
         slot_multiplier = candidate | 1
         bucket, base = _buckets_and_bases(key_array, bucket_bits, slot_bits, slot_multiplier)
         pairs = (bucket << np.uint64(slot_bits)) | base
-        if len(np.unique(pairs)) == len(pairs):
+        if all_distinct(pairs):
             break
     order = np.argsort(bucket, kind="stable")
     sorted_buckets = bucket[order]
     sorted_bases = base[order].tolist()
-    starts = np.flatnonzero(np.diff(sorted_buckets, prepend=np.uint64(1 << 63)) != 0).tolist()
-    ends = [*starts[1:], len(sorted_bases)]
+    starts = np.flatnonzero(np.diff(sorted_buckets, prepend=np.uint64(1 << 63)) != 0)
+    bucket_ids = sorted_buckets[starts].tolist()
+    ends = [*starts[1:].tolist(), len(sorted_bases)]
     groups = [
-        (int(sorted_buckets[start]), sorted_bases[start:end])
-        for start, end in zip(starts, ends, strict=True)
+        (bucket_id, sorted_bases[start:end])
+        for bucket_id, start, end in zip(bucket_ids, starts.tolist(), ends, strict=True)
     ]
     groups.sort(key=lambda group: (-len(group[1]), group[0]))
     occupied = bytearray(1 << slot_bits)

@@ -23,6 +23,7 @@ import numpy.typing as npt
 
 from evaluators.tables.builds import record, timed
 from evaluators.tables.card_keys import RANK_BITS
+from evaluators.tables.distinct import sorted_distinct
 from evaluators.tables.five_card_classes import RANK_COUNT, build_five_card_classes
 from evaluators.tables.perfect_hash import PerfectHash, build_perfect_hash, slots_of
 
@@ -53,7 +54,7 @@ def _next_level(keys: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
     """All packed rank counts with one more card (no rank above four), sorted."""
     units = _rank_units()
     grown = [keys[_count_of_rank(keys, r) < 4] + units[r] for r in range(RANK_COUNT)]
-    return np.unique(np.concatenate(grown))
+    return sorted_distinct(np.concatenate(grown))
 
 
 def _best_after_one_more(
