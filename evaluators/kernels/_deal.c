@@ -7,7 +7,7 @@
  * discard game's table cards then come one by one, each uniform over the cards left
  * whose rank is not on the table yet (docs/rules.md "Odds"): a uniform draw of the cards
  * left, redrawn while its rank is on the table, is uniform over those. Bounded draws are Lemire's
- * multiply-shift on 64-bit words, rejecting the biased few, from xoshiro256** seeded by
+ * multiply-shift on 32-bit halves of 64-bit words, rejecting the biased few, from xoshiro256** seeded by
  * splitmix64: exact uniform draws, and one seed gives one sequence on every machine.
  */
 #define PY_SSIZE_T_CLEAN
@@ -20,6 +20,8 @@
 
 typedef struct {
     uint64_t s[4];
+    uint32_t spare;
+    int halves;
 } Rng;
 
 static inline uint64_t
@@ -52,21 +54,35 @@ next_word(Rng *rng)
     return result;
 }
 
-/* Uniform in [0, bound), bound >= 1: Lemire's multiply-shift, the draw whose low word
- * falls under 2^64 mod bound redrawn, so no value is favoured. */
+/* A 32-bit word: each 64-bit word serves two draws. */
+static inline uint32_t
+next_half(Rng *rng)
+{
+    if (rng->halves) {
+        rng->halves = 0;
+        return rng->spare;
+    }
+    uint64_t word = next_word(rng);
+    rng->spare = (uint32_t)(word >> 32);
+    rng->halves = 1;
+    return (uint32_t)word;
+}
+
+/* Uniform in [0, bound), 1 <= bound <= 52: Lemire's multiply-shift on 32 bits, the draw
+ * whose low half falls under 2^32 mod bound redrawn, so no value is favoured. */
 static inline uint32_t
 below(Rng *rng, uint32_t bound)
 {
-    __uint128_t product = (__uint128_t)next_word(rng) * bound;
-    uint64_t low = (uint64_t)product;
+    uint64_t product = (uint64_t)next_half(rng) * bound;
+    uint32_t low = (uint32_t)product;
     if (low < bound) {
-        uint64_t threshold = (0 - (uint64_t)bound) % bound;
+        uint32_t threshold = (0 - bound) % bound;
         while (low < threshold) {
-            product = (__uint128_t)next_word(rng) * bound;
-            low = (uint64_t)product;
+            product = (uint64_t)next_half(rng) * bound;
+            low = (uint32_t)product;
         }
     }
-    return (uint32_t)(product >> 64);
+    return (uint32_t)(product >> 32);
 }
 
 /* 0, or -1 when a discard table card found no candidate (a plan odds_violations refuses). */
@@ -80,7 +96,7 @@ deal(uint8_t *deck, Py_ssize_t n, Py_ssize_t in_turn, Py_ssize_t width, uint16_t
     for (int rank = 0; rank < DECK / 4; rank++)
         if (table_ranks >> rank & 1)
             table_blocked |= 0xFull << (4 * rank);
-    Rng rng;
+    Rng rng = {.halves = 0};
     for (int i = 0; i < 4; i++)
         rng.s[i] = splitmix64(&seed);
     for (Py_ssize_t r = 0; r < count; r++) {
