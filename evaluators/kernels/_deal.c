@@ -85,14 +85,25 @@ below(Rng *rng, uint32_t bound)
     return (uint32_t)(product >> 32);
 }
 
+#define PATIENCE 64
+/* Redraws of a table card before checking that some card left may be drawn at all. */
+
+/* Whether a card of deck[k..n) has a rank not in `blocked` (bits by card). */
+static int
+has_candidate(const uint8_t *deck, Py_ssize_t k, Py_ssize_t n, uint64_t blocked)
+{
+    for (Py_ssize_t p = k; p < n; p++)
+        if (!(blocked >> deck[p] & 1))
+            return 1;
+    return 0;
+}
+
 /* 0, or -1 when a discard table card found no candidate (a plan odds_violations refuses). */
 static int
 deal(uint8_t *deck, Py_ssize_t n, Py_ssize_t in_turn, Py_ssize_t width, uint16_t table_ranks,
      uint64_t seed, uint8_t *restrict out, Py_ssize_t count)
 {
-    uint64_t unseen = 0, table_blocked = 0;
-    for (Py_ssize_t i = 0; i < n; i++)
-        unseen |= 1ull << deck[i];
+    uint64_t table_blocked = 0;
     for (int rank = 0; rank < DECK / 4; rank++)
         if (table_ranks >> rank & 1)
             table_blocked |= 0xFull << (4 * rank);
@@ -107,22 +118,19 @@ deal(uint8_t *deck, Py_ssize_t n, Py_ssize_t in_turn, Py_ssize_t width, uint16_t
             deck[k] = card;
             out[k * count + r] = card;
         }
-        uint64_t left = unseen;
-        for (Py_ssize_t k = 0; k < in_turn; k++)
-            left &= ~(1ull << deck[k]);
         uint64_t blocked = table_blocked;
         for (Py_ssize_t k = in_turn; k < width; k++) {
-            if (!(left & ~blocked))
-                return -1;
             Py_ssize_t j;
-            do
+            int redrawn = 0;
+            do {
                 j = k + below(&rng, (uint32_t)(n - k));
-            while (blocked >> deck[j] & 1);
+                if (++redrawn == PATIENCE && !has_candidate(deck, k, n, blocked))
+                    return -1;
+            } while (blocked >> deck[j] & 1);
             uint8_t card = deck[j];
             deck[j] = deck[k];
             deck[k] = card;
             out[k * count + r] = card;
-            left &= ~(1ull << card);
             blocked |= 0xFull << (card & ~3);
         }
     }
