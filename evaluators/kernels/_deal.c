@@ -13,10 +13,15 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "_buffers.h"
 
 #define DECK 52
+#define TILE 64
+/* Run-outs dealt into a local tile before their positions are copied out: the output's
+ * rows lie a chunk apart, often a multiple of 4 KiB, so storing a byte per row per
+ * run-out would keep evicting the same cache set. */
 
 typedef struct {
     uint64_t s[4];
@@ -110,29 +115,35 @@ deal(uint8_t *deck, Py_ssize_t n, Py_ssize_t in_turn, Py_ssize_t width, uint16_t
     Rng rng = {.halves = 0};
     for (int i = 0; i < 4; i++)
         rng.s[i] = splitmix64(&seed);
-    for (Py_ssize_t r = 0; r < count; r++) {
-        for (Py_ssize_t k = 0; k < in_turn; k++) {
-            Py_ssize_t j = k + below(&rng, (uint32_t)(n - k));
-            uint8_t card = deck[j];
-            deck[j] = deck[k];
-            deck[k] = card;
-            out[k * count + r] = card;
+    uint8_t tile[DECK][TILE];
+    for (Py_ssize_t first = 0; first < count; first += TILE) {
+        Py_ssize_t tiled = count - first < TILE ? count - first : TILE;
+        for (Py_ssize_t r = 0; r < tiled; r++) {
+            for (Py_ssize_t k = 0; k < in_turn; k++) {
+                Py_ssize_t j = k + below(&rng, (uint32_t)(n - k));
+                uint8_t card = deck[j];
+                deck[j] = deck[k];
+                deck[k] = card;
+                tile[k][r] = card;
+            }
+            uint64_t blocked = table_blocked;
+            for (Py_ssize_t k = in_turn; k < width; k++) {
+                Py_ssize_t j;
+                int redrawn = 0;
+                do {
+                    j = k + below(&rng, (uint32_t)(n - k));
+                    if (++redrawn == PATIENCE && !has_candidate(deck, k, n, blocked))
+                        return -1;
+                } while (blocked >> deck[j] & 1);
+                uint8_t card = deck[j];
+                deck[j] = deck[k];
+                deck[k] = card;
+                tile[k][r] = card;
+                blocked |= 0xFull << (card & ~3);
+            }
         }
-        uint64_t blocked = table_blocked;
-        for (Py_ssize_t k = in_turn; k < width; k++) {
-            Py_ssize_t j;
-            int redrawn = 0;
-            do {
-                j = k + below(&rng, (uint32_t)(n - k));
-                if (++redrawn == PATIENCE && !has_candidate(deck, k, n, blocked))
-                    return -1;
-            } while (blocked >> deck[j] & 1);
-            uint8_t card = deck[j];
-            deck[j] = deck[k];
-            deck[k] = card;
-            out[k * count + r] = card;
-            blocked |= 0xFull << (card & ~3);
-        }
+        for (Py_ssize_t k = 0; k < width; k++)
+            memcpy(out + k * count + first, tile[k], (size_t)tiled);
     }
     return 0;
 }
