@@ -26,6 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.cards import DECK_SIZE
+from evaluators.kernels import _deal
 
 Matrix = npt.NDArray[np.uint8]
 Weights = npt.NDArray[np.float64]
@@ -356,7 +357,25 @@ run-out) then stay in a core's cache through every position."""
 
 def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
     """``count`` completions drawn with their probabilities, as rows of card ids
-    (position-major in memory: each column of the rows is contiguous).
+    (position-major in memory: each column of the rows is contiguous), by the compiled
+    deal (``kernels._deal``) with the GIL released.
+
+    The draws are the kernel's own generator, seeded by one 64-bit word of ``rng``: a
+    seed still fixes the answer, but it is not the answer ``sample_completions_numpy``
+    (this package's versions before the kernel) gives for that seed; both deal every
+    completion with its probability, the same distribution, which the tests check.
+    """
+    cards = np.empty((plan.width, count), dtype=np.uint8)
+    seed = int(rng.integers(0, 2**64, dtype=np.uint64))
+    in_turn = plan.width if plan.table_pairs else plan.hand_cards
+    _deal.sample(bytes(plan.unseen), in_turn, plan.width, plan.table_ranks, seed, cards)
+    rows: Matrix = cards.T
+    return rows
+
+
+def sample_completions_numpy(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:
+    """``sample_completions`` by numpy's generator and element-wise passes: the reference
+    the tests hold the kernel's distribution to.
 
     Each card dealt in turn is uniform over the unseen cards not dealt yet
     (``_deal_in_turn``): the seats' cards, and a table that may pair. A discard game's

@@ -30,7 +30,6 @@ from evaluators.odds_rules import (
 from evaluators.poker import classify
 from evaluators.results import BatchResult, Evaluation, PokerDetail
 from evaluators.showdown import resolve_single_pot
-from evaluators.tables.card_keys import SUM_START
 
 SUMMARY = (
     "Poker high: each player's best five-card poker hand out of five to seven cards (their "
@@ -86,22 +85,23 @@ def reference_batch(
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    """The boards read once per run-out (``poker.boards``); a fully known hand then takes
-    one gather per board (``poker.rank_classes_on``), a dealt one adds its hole cards'
-    keys to the board's: the 7-card lookups without re-reading the board."""
+    """A fully known hand takes one gather per board (``poker.rank_classes_on`` on the
+    boards read once, ``poker.boards``); a dealt one is scored with its table by the
+    compiled 7-card kernel (``poker.compiled_batch``, the GIL released), which the tests
+    hold to the numpy lookups exactly; the table's rows are made contiguous once for all
+    seats (a sampled chunk's columns are contiguous, its rows not)."""
     count = odds_shared.run_outs(hands, table)
-    played = poker.boards(table)
+    played: poker.Boards | None = None
+    rows = np.ascontiguousarray(table)
     strength = np.empty((len(hands), count), dtype=np.int64)
     for seat, hand in enumerate(hands):
-        if len(hand) == 1:
+        if len(hand) == 1 and count > 1:
+            if played is None:
+                played = poker.boards(table)
             classes = poker.rank_classes_on(played, tuple(hand[0].tolist()))
+            np.subtract(poker.STRENGTH_BASE, classes, out=strength[seat], dtype=np.int64)
         else:
-            hole = poker.batch_key_sums(hand, np.zeros((1, 0), dtype=np.uint8))
-            key_sums = np.broadcast_to(played.key_sums + (hole - np.uint64(SUM_START)), (count,))
-            classes = poker.batch_rank_classes(
-                hand, odds_shared.rows(table, count), key_sums.copy()
-            )
-        np.subtract(poker.STRENGTH_BASE, classes, out=strength[seat], dtype=np.int64)
+            strength[seat] = poker.compiled_batch(hand, rows, dots=False).strength
     zeros = np.zeros(strength.shape, dtype=np.int64)
     return Figures(strength, zeros, zeros, zeros)
 

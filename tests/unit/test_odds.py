@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
@@ -37,6 +37,7 @@ from evaluators.odds_deal import (
     draw_set_halves,
     enumerate_completions,
     sample_completions,
+    sample_completions_numpy,
     set_halves,
     subset_sums,
 )
@@ -539,15 +540,19 @@ def _completion_key(plan: Plan, row: list[int]) -> tuple[int, ...]:
         Plan((1, 3, 4, 8, 9, 12, 20, 21), (2, 1), 2, True, 0),
     ],
 )
-def test_sampled_completions_follow_the_exact_probabilities(plan: Plan) -> None:
-    """Chi-square of the sampled completions against their exact probabilities (seeded,
-    so it cannot flake; the bound is about 5 standard deviations above the mean)."""
+@pytest.mark.parametrize("sample", [sample_completions, sample_completions_numpy])
+def test_sampled_completions_follow_the_exact_probabilities(
+    plan: Plan, sample: Callable[[Plan, np.random.Generator, int], np.ndarray]
+) -> None:
+    """Chi-square of the sampled completions against their exact probabilities, by the
+    compiled deal and by numpy's reference (seeded, so it cannot flake; the bound is about
+    5 standard deviations above the mean)."""
     expected: dict[tuple[int, ...], float] = {}
     for chunk, weights in enumerate_completions(plan, chunk=10_000):
         for row, weight in zip(chunk.tolist(), weights.tolist(), strict=True):
             expected[tuple(row)] = weight
     samples = 300_000
-    rows = sample_completions(plan, np.random.default_rng(11), samples)
+    rows = sample(plan, np.random.default_rng(11), samples)
     assert rows.shape == (samples, plan.width)
     observed: dict[tuple[int, ...], int] = dict.fromkeys(expected, 0)
     for row in rows.tolist():
