@@ -111,7 +111,7 @@ def test_streams_over_the_per_connection_cap_wait_in_the_client(
 ) -> None:
     server = launch_server("--max-streams-per-connection", "2")
     port = server.metrics_port()
-    with grpc.insecure_channel(server.target) as channel:
+    with grpc.insecure_channel(server.target, OWN_CONNECTION) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)
         first, second = OpenStream(stub, timeout=60), OpenStream(stub, timeout=60)
         assert first.send().strength > 0 and second.send().strength > 0
@@ -121,7 +121,7 @@ def test_streams_over_the_per_connection_cap_wait_in_the_client(
         assert late.value.code() is grpc.StatusCode.DEADLINE_EXCEEDED
         s = scrape_until(port, lambda s: False, timeout=0)
         assert value(s, "grpc_server_started_total", **STREAM) == 2, "the third never started"
-        with grpc.insecure_channel(server.target) as other:
+        with grpc.insecure_channel(server.target, OWN_CONNECTION) as other:
             other_stub = pb_grpc.HandEvaluatorStub(other)
             assert OpenStream(other_stub, timeout=30).send().strength > 0, "per connection"
         first.close()
