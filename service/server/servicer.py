@@ -105,6 +105,21 @@ def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadab
     return read
 
 
+def _answered(
+    work: Callable[[Request], Message | bytes], request: Request, reservation: Reservation | None
+) -> bytes:
+    """``work(request)`` written as bytes; the reservation's working set is given back once
+    it is done (the reply's bytes stay reserved until gRPC reports the call done)."""
+    reply_bytes = None
+    try:
+        reply = _writer(work(request))
+        reply_bytes = len(reply)
+        return reply
+    finally:
+        if reservation is not None:
+            reservation.work_done(reply_bytes)
+
+
 def _writer(reply: Message | bytes) -> bytes:
     """A reply's bytes; a reply already serialised (``batch_reply``) goes out as it is."""
     return reply if isinstance(reply, bytes) else reply.SerializeToString()
@@ -294,7 +309,8 @@ class HandEvaluatorServicer:
             if cost is not None:
                 reservation = await self.reserve(context, cost(request), pooled=stop is not None)
             if stop is None:
-                reply = self._on_loop(work, request, reservation)
+                # Never awaits: calls on the loop run one at a time and hold nothing.
+                reply = _answered(work, request, reservation)
             else:
                 assert reservation is not None, "work bound for the pool reserves its cost"
                 reply = await self._in_pool(work, request, stop, reservation)
@@ -330,23 +346,6 @@ class HandEvaluatorServicer:
         past the shutdown's grace (``service.server.drain``)."""
         return not stop.is_set() and time.monotonic() < deadline and self._drain.work_may_go_on()
 
-    def _on_loop(
-        self,
-        work: Callable[[Request], Message | bytes],
-        request: Request,
-        reservation: Reservation | None,
-    ) -> bytes:
-        """``work(request)`` on the loop; the reservation's working set is given back
-        after. It never awaits, so calls on the loop run one at a time and hold nothing."""
-        reply_bytes = None
-        try:
-            reply = _writer(work(request))
-            reply_bytes = len(reply)
-            return reply
-        finally:
-            if reservation is not None:
-                reservation.work_done(reply_bytes)
-
     async def reserve(
         self, context: grpc.aio.ServicerContext, cost: CallCost, pooled: bool
     ) -> Reservation:
@@ -373,13 +372,7 @@ class HandEvaluatorServicer:
         counts until then."""
 
         def run() -> bytes:
-            reply_bytes = None
-            try:
-                reply = _writer(work(request))
-                reply_bytes = len(reply)
-                return reply
-            finally:
-                reservation.work_done(reply_bytes)
+            return _answered(work, request, reservation)
 
         running = self._pool.submit(trace_phases.carried(run))
         try:

@@ -36,6 +36,7 @@ from service.server import trace_phases
 from service.server.handlers import behavior_of, rewrap
 from service.server.limits import EXEMPT_PREFIXES
 from service.server.logs import log_event
+from service.server.servicer import SERVICE
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -142,7 +143,10 @@ class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         streaming_in = handler.request_streaming
         service, _, name = method.strip("/").partition("/")
         tracer = self._tracer
-        streaming = streaming_in or handler.response_streaming
+        # The proto says whether a call streams: a unary method may be registered
+        # request-streaming to bound its upload (service.server.uploads).
+        proto = SERVICE.methods_by_name.get(name) if service == SERVICE.full_name else None
+        streaming = proto is None or proto.client_streaming or proto.server_streaming
         slow_seconds = 0.0 if streaming else self._slow_seconds
 
         async def traced(request: Any, context: grpc.aio.ServicerContext) -> Any:
