@@ -1,15 +1,20 @@
 """Building and re-wrapping gRPC method handlers, for the servicer and the interceptors.
 
 grpc has one handler factory per (request streaming, response streaming) shape; these
-helpers pick it, so the servicer and each interceptor do not repeat that table.
+helpers pick it, so the servicer and each interceptor do not repeat that table. Each
+interceptor wraps a method's handler once (``WrappingInterceptor``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
+
+EXEMPT_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
+"""Services no interceptor wraps and no limit counts: probes must be answered when the
+server is busiest, and they are not the evaluator's traffic."""
 
 _FACTORIES = {
     (False, False): grpc.unary_unary_rpc_method_handler,
@@ -58,3 +63,34 @@ def rewrap(
         handler.request_deserializer,
         handler.response_serializer,
     )
+
+
+class WrappingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+    """An interceptor that wraps each evaluator method's handler once: grpc.aio asks on every
+    call, so ``wrap(handler, method)`` runs the first time and its answer is cached (anew if
+    grpc hands over another handler). Health and reflection (``EXEMPT_PREFIXES``) pass
+    untouched, and every method does while ``active`` is false."""
+
+    def __init__(self) -> None:
+        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
+
+    @property
+    def active(self) -> bool:
+        return True
+
+    def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        raise NotImplementedError
+
+    async def intercept_service(
+        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
+    ) -> grpc.RpcMethodHandler | None:
+        handler = await continuation(details)
+        method: str = details.method
+        cached = self._wrapped.get(method)
+        if cached is not None and cached[0] is handler:
+            return cached[1]
+        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.active:
+            return handler
+        wrapped = self.wrap(handler, method)
+        self._wrapped[method] = (handler, wrapped)
+        return wrapped

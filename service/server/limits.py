@@ -16,7 +16,7 @@ holds its working set until its thread has stopped (a cancelled batch counts unt
 really let go) and a batch's reply until gRPC reports the call done, sent or cancelled:
 replies a client never reads stay counted. Expensive calls run off the loop, so they
 cannot crowd out cheap ones. Counts are per process; ``--workers N`` admits N times as
-many. Health and reflection are outside (``EXEMPT_PREFIXES``), so probes are answered
+many. Health and reflection are outside (``handlers.EXEMPT_PREFIXES``), so probes are answered
 under overload. Calls held at gRPC's door are bounded there
 (``service.server.build.channel_options``).
 
@@ -42,7 +42,7 @@ import sys
 import threading
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,7 +51,7 @@ import grpc
 from evaluators.costs import CallCost
 from evaluators.registry import GAMES
 from service.server.config import default_workers
-from service.server.handlers import behavior_of, rewrap
+from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
 from service.server.pod_limits import cpu_limit, memory_limit
 
 MAX_HAND_BYTES = max(rules.hand_max for rules in GAMES.values())
@@ -64,8 +64,6 @@ SLACK_BYTES = 64 * 1024
 """Room for the other fields, framing and a stream message's spreads and texts."""
 NO_DEADLINE_S = 10**8
 """grpc reports a call without a deadline as one ~infinitely far off; beyond this is none."""
-EXEMPT_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
-"""Services outside the bound: probes must be answered when the server is busiest."""
 
 
 @dataclass(frozen=True)
@@ -130,34 +128,24 @@ class DeadlineContext:
         return getattr(self._context, name)
 
 
-class LimitsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class LimitsInterceptor(WrappingInterceptor):
     """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
     health and reflection pass untouched. Admission is the servicer's (``CostAdmission``)."""
 
     def __init__(self, default_deadline_s: float) -> None:
+        super().__init__()
         self.default_deadline_s = default_deadline_s
-        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    async def intercept_service(
-        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
-    ) -> grpc.RpcMethodHandler | None:
-        handler = await continuation(details)
-        method: str = details.method
-        cached = self._wrapped.get(method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
-        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.default_deadline_s:
-            return handler
-        wrapped = self._wrap(handler)
-        self._wrapped[method] = (handler, wrapped)
-        return wrapped
+    @property
+    def active(self) -> bool:
+        return bool(self.default_deadline_s)
 
     def _seen(self, context: grpc.aio.ServicerContext) -> Any:
         if remaining_seconds(context) is not None:
             return context
         return DeadlineContext(context, time.monotonic() + self.default_deadline_s)
 
-    def _wrap(self, handler: grpc.RpcMethodHandler) -> grpc.RpcMethodHandler:
+    def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         behavior = behavior_of(handler)
 
         async def with_deadline(request: Any, context: grpc.aio.ServicerContext) -> Any:

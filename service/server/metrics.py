@@ -27,15 +27,15 @@ import asyncio
 import functools
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from collections.abc import AsyncIterator, Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server.handlers import behavior_of, rewrap
-from service.server.limits import EXEMPT_PREFIXES, remaining_seconds
+from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
+from service.server.limits import remaining_seconds
 
 if TYPE_CHECKING:
     from prometheus_client import Counter
@@ -270,7 +270,7 @@ def record_tables(tables: Iterable[tuple[str, int, float]]) -> None:
             _active.table_build.labels(name).set(seconds)
 
 
-class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class MetricsInterceptor(WrappingInterceptor):
     """Counts and times every call of our services; wrapped handlers are cached per method.
 
     The code counted is the call's real end: the status the handler aborted with or set,
@@ -279,30 +279,18 @@ class MetricsInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     away or its deadline passed) DEADLINE_EXCEEDED when its deadline has passed, else
     CANCELLED. Every handler is a coroutine and writes its own stream
     messages, so a failed send raises here too. Health and reflection pass untouched
-    (``service.server.limits.EXEMPT_PREFIXES``): they are not the evaluator's traffic.
+    (``service.server.handlers.EXEMPT_PREFIXES``): they are not the evaluator's traffic.
     """
 
     def __init__(self, metrics: Instruments) -> None:
+        super().__init__()
         self._metrics = metrics
-        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    async def intercept_service(
-        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
-    ) -> grpc.RpcMethodHandler | None:
-        handler = await continuation(details)
-        cached = self._wrapped.get(details.method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
-        if handler is None or details.method.startswith(EXEMPT_PREFIXES):
-            return handler
-        method = self._metrics.methods.get(details.method) or MethodMetrics(
-            self._metrics,
-            grpc_type(handler.request_streaming, handler.response_streaming),
-            details.method,
+    def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        counted = self._metrics.methods.get(method) or MethodMetrics(
+            self._metrics, grpc_type(handler.request_streaming, handler.response_streaming), method
         )
-        wrapped = _wrap(handler, method)
-        self._wrapped[details.method] = (handler, wrapped)
-        return wrapped
+        return _wrap(handler, counted)
 
 
 DEADLINE_SLACK_SECONDS = 0.05

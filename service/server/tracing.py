@@ -25,7 +25,7 @@ from __future__ import annotations
 import logging
 import os
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -33,8 +33,7 @@ import grpc
 from google.protobuf.message import Message
 
 from service.server import trace_phases
-from service.server.handlers import behavior_of, rewrap
-from service.server.limits import EXEMPT_PREFIXES
+from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
 from service.server.logs import log_event
 from service.server.servicer import SERVICE
 
@@ -112,30 +111,16 @@ def game_of(request: Any) -> str:
     return str(request.DESCRIPTOR.fields_by_name["game"].enum_type.values_by_number[game].name)
 
 
-class TracingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
+class TracingInterceptor(WrappingInterceptor):
     """A span around each evaluator call (see the module docstring); wrapped handlers are
     cached per method, as the metrics' are."""
 
     def __init__(self, tracer: Tracer, slow_seconds: float = 0.0) -> None:
+        super().__init__()
         self._tracer = tracer
         self._slow_seconds = slow_seconds
-        self._wrapped: dict[str, tuple[grpc.RpcMethodHandler, grpc.RpcMethodHandler]] = {}
 
-    async def intercept_service(
-        self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
-    ) -> grpc.RpcMethodHandler | None:
-        handler = await continuation(details)
-        method: str = details.method
-        cached = self._wrapped.get(method)
-        if cached is not None and cached[0] is handler:
-            return cached[1]
-        if handler is None or method.startswith(EXEMPT_PREFIXES):
-            return handler
-        wrapped = self._wrap(handler, method)
-        self._wrapped[method] = (handler, wrapped)
-        return wrapped
-
-    def _wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+    def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         from opentelemetry.propagate import extract
         from opentelemetry.trace import SpanKind, Status, StatusCode
 
