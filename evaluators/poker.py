@@ -279,12 +279,7 @@ def compiled_batch(
         None if dots else value,
         value if dots else None,
     )
-    return BatchResult(
-        strength=strength,
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=value,
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
+    return BatchResult.ranked_only(strength, value)
 
 
 def batch_key_sums(
@@ -548,10 +543,6 @@ def batch_results(
 ) -> BatchResult:
     """A BatchResult with poker strength (higher is better, 16 bits) and the given headline
     values."""
-    count = len(rank_classes)
-    return BatchResult(
-        strength=np.subtract(np.uint16(STRENGTH_BASE), rank_classes, dtype=np.uint16),
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=values,
-        instant_win=np.zeros(count, dtype=np.bool_),
+    return BatchResult.ranked_only(
+        np.subtract(np.uint16(STRENGTH_BASE), rank_classes, dtype=np.uint16), values
     )

@@ -185,6 +185,18 @@ class BatchResult:
     value: npt.NDArray[np.signedinteger[Any]]
     instant_win: npt.NDArray[np.bool_]
 
+    @classmethod
+    def ranked_only(
+        cls,
+        strength: npt.NDArray[np.unsignedinteger[Any]],
+        value: npt.NDArray[np.signedinteger[Any]],
+    ) -> BatchResult:
+        """A game with one ranking: no low hand (``low_strength`` 0) and no instant win."""
+        count = len(strength)
+        return cls(
+            strength, np.zeros(count, dtype=np.uint8), value, np.zeros(count, dtype=np.bool_)
+        )
+
 
 @dataclass(frozen=True, slots=True)
 class Award:

@@ -127,12 +127,7 @@ def evaluate_batch(
         hands.shape[1],
         survived,
     )
-    return BatchResult(
-        strength=survived,
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=survived.view(np.int8),
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
+    return BatchResult.ranked_only(survived, survived.view(np.int8))
 
 
 def reference_batch(

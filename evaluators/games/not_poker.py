@@ -401,12 +401,7 @@ def evaluate_batch(
         strength,
         category,
     )
-    return BatchResult(
-        strength=strength,
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=category,
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
+    return BatchResult.ranked_only(strength, category)
 
 
 def reference_batch(

@@ -83,12 +83,7 @@ def evaluate_batch(
         hands.shape[1],
         best,
     )
-    return BatchResult(
-        strength=best.view(np.uint16),
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=best,
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
+    return BatchResult.ranked_only(best.view(np.uint16), best)
 
 
 def reference_batch(

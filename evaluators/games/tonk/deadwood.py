@@ -621,12 +621,7 @@ def evaluate_batch(
         strength,
         deadwood,
     )
-    return BatchResult(
-        strength=strength,
-        low_strength=np.zeros(count, dtype=np.uint8),
-        value=deadwood,
-        instant_win=np.zeros(count, dtype=np.bool_),
-    )
+    return BatchResult.ranked_only(strength, deadwood)
 
 
 def reference_batch(
