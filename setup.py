@@ -35,7 +35,7 @@ from setuptools.command.build import build
 
 ROOT = Path(__file__).resolve().parent
 KERNEL_SOURCES = sorted(
-    [*Path("evaluators/kernels").glob("_*.c"), *Path("service/server").glob("_*.c")]
+    [*Path("evaluators/kernels").glob("_*.c"), *Path("service/wire").glob("_*.c")]
 )
 PROTOS = ROOT / "protos"
 GENERATED = ROOT / "service" / "gen"

@@ -1,7 +1,7 @@
 """What one hand of a batch really costs the server, per game, against the estimate the
 admission uses (``GameRules.batch_cost``, ``evaluators.costs``): CPU nanoseconds and
 working-set bytes a hand of a 100,000-hand batch, read from its bytes, scored and its
-reply written (``service.server.batch_reply``), as ``EvaluateBatch`` does in the pool.
+reply written (``service.wire.batch_reply``), as ``EvaluateBatch`` does in the pool.
 
 CPU is this thread's (``time.thread_time``), the least of ``rounds`` runs, so other
 processes on shared cores do not count; memory is tracemalloc's peak over one run (numpy
@@ -24,7 +24,7 @@ from evaluators.batch import evaluate_batch
 from evaluators.deal import deal
 from evaluators.inputs import Game, Options
 from evaluators.registry import GAMES
-from service.server import batch_reply
+from service.wire import batch_reply
 
 HANDS = 100_000
 ROUNDS = 3

@@ -29,7 +29,7 @@ from evaluators import batch
 from evaluators.inputs import Game, Options
 from evaluators.kernels import _poker, _screen
 from service.allocator import retain_freed_memory
-from service.server import _columns, batch_reply
+from service.wire import _columns, batch_reply
 
 
 def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:

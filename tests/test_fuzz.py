@@ -27,8 +27,8 @@ from evaluators.validation import read_hand, read_showdown
 from service.client.typed_client import HandevalClient, HandevalError
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.limits import message_limits
-from service.server.request_limits import MAX_REQUEST_BYTES
 from service.server.servicer import SERVICE, Unreadable, _reader
+from service.wire.request_limits import MAX_REQUEST_BYTES
 from tests.conftest import ServerProcess, start_server
 
 EXAMPLES = 1000

@@ -16,7 +16,7 @@ import pytest
 from benchmarks.hostile_requests import Cost, attacks, measure, reference_batch
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server.request_limits import MAX_REQUEST_BYTES, MAX_SEATS
+from service.wire.request_limits import MAX_REQUEST_BYTES, MAX_SEATS
 from tests.conftest import ServerProcess, start_server
 
 EVALUATE = pb.EvaluateRequest.DESCRIPTOR.full_name

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from evaluators.inputs import Game
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -53,14 +55,27 @@ def test_evaluators_import_no_transport_or_service_code() -> None:
     assert offenders == []
 
 
-def test_the_client_side_imports_nothing_of_the_server_side() -> None:
-    offenders = [
+def _reaching(folder: str, packages: tuple[str, ...]) -> list[str]:
+    """``file: module`` for each import under ``service/<folder>`` of any of ``packages``
+    (lazy imports inside functions too)."""
+    return [
         f"{path}: {name}"
-        for path, name in _imports(ROOT / "service" / "client")
-        if name in ("service.server", "service.cli")
-        or name.startswith(("service.server.", "service.cli."))
+        for path, name in _imports(ROOT / "service" / folder)
+        if any(name == package or name.startswith(package + ".") for package in packages)
     ]
-    assert offenders == []
+
+
+@pytest.mark.parametrize("folder", ["client", "cli"])
+def test_the_client_and_the_cli_never_import_the_server_side(folder: str) -> None:
+    assert _reaching(folder, ("service.server",)) == []
+
+
+def test_the_client_never_imports_the_cli() -> None:
+    assert _reaching("client", ("service.cli",)) == []
+
+
+def test_the_wire_layer_imports_neither_server_nor_client_nor_cli() -> None:
+    assert _reaching("wire", ("service.server", "service.client", "service.cli")) == []
 
 
 def _games_named(paths: list[Path]) -> list[str]:

@@ -19,7 +19,7 @@ import pytest
 
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
-from evaluators.registry import GAMES
+from evaluators.odds import serves_odds
 from service.cli.load import clean
 from service.cli.main import main
 from service.client.load import (
@@ -34,7 +34,7 @@ from service.client.load import (
     run_load,
 )
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import convert
+from service.wire import requests
 from tests.conftest import ROOT, ServerProcess, server_env
 
 ALL_RPCS = list(Rpc)
@@ -101,9 +101,9 @@ def test_the_pool_holds_exactly_the_asked_share_of_bad_hands_and_only_they_are_r
     for request, bad in zip(pool.payloads, pool.bad, strict=True):
         if bad:
             with pytest.raises(InvalidRequest):
-                convert.to_hand_request(request)
+                requests.to_hand_request(request)
         else:
-            convert.to_hand_request(request)
+            requests.to_hand_request(request)
 
 
 def test_unary_pool_is_sent_as_serialized_evaluate_requests() -> None:
@@ -344,7 +344,7 @@ def test_streams_cut_by_connection_age_resend_their_unanswered_request(
 
 # --- Odds ------------------------------------------------------------------------------
 
-ODDS_GAMES = [game for game in Game if convert.serves_odds(GAMES[game])]
+ODDS_GAMES = [game for game in Game if serves_odds(game)]
 
 
 @pytest.mark.parametrize("game", ODDS_GAMES)
@@ -357,9 +357,9 @@ def test_the_odds_pool_is_sampled_requests_whose_bad_ones_alone_are_refused(game
         assert request.seats[0].unknown == 0 < request.seats[1].unknown
         if bad:
             with pytest.raises(InvalidRequest):
-                convert.to_odds_request(request)
+                requests.to_odds_request(request)
         else:
-            convert.to_odds_request(request)
+            requests.to_odds_request(request)
 
 
 def test_odds_load_of_a_game_without_odds_is_refused() -> None:

@@ -19,7 +19,7 @@ from service.client.typed_client import (
     showdown_request,
 )
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import convert
+from service.wire import replies, requests
 from tests.conftest import ServerProcess
 from tests.test_metrics import rpc, scrape_until, value
 
@@ -36,8 +36,8 @@ ODDS_CASES: list[tuple[str, list[SeatIn], str, str, int]] = [
 
 
 def in_process(request: pb.OddsRequest) -> pb.OddsResponse:
-    result = odds(convert.to_odds_request(request), request.samples, request.seed)
-    return convert.to_odds_response(result, request.game, request.request_id)
+    result = odds(requests.to_odds_request(request), request.samples, request.seed)
+    return replies.to_odds_response(result, request.game, request.request_id)
 
 
 @pytest.fixture(scope="module")

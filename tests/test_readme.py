@@ -12,8 +12,8 @@ import pytest
 from evaluators.registry import GAMES
 from service.client.typed_client import HandevalClient, HandevalError
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import convert
 from service.server.config import configuration_table
+from service.wire import replies
 from tests.conftest import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,7 +59,7 @@ def _games_table() -> list[list[str]]:
 
 
 def test_the_games_table_says_what_list_games_says() -> None:
-    listed = convert.to_list_games(GAMES.values()).games
+    listed = replies.to_list_games(GAMES.values()).games
     rows = _games_table()
     assert len(rows) == len(listed)
     for row, game in zip(rows, listed, strict=True):

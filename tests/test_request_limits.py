@@ -1,4 +1,4 @@
-"""Request limits (service/server/request_limits.py): at its limit a list or string passes,
+"""Request limits (service/wire/request_limits.py): at its limit a list or string passes,
 one over is RequestTooLarge naming the field and the limit; and the largest reply a request
 within them can get fits the smallest send limit, so no valid call fails to send."""
 
@@ -15,9 +15,10 @@ from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import convert
 from service.server.limits import message_limits
-from service.server.request_limits import (
+from service.server.servicer import Unreadable, _reader
+from service.wire import enums, replies
+from service.wire.request_limits import (
     MAX_CARD_CHARS,
     MAX_CARDS,
     MAX_ID_BYTES,
@@ -29,7 +30,6 @@ from service.server.request_limits import (
     check_evaluate,
     check_showdown,
 )
-from service.server.servicer import Unreadable, _reader
 
 SMALLEST_SEND = min(message_limits(1).send, 64 * 1024)
 """The least a server may send: one-hand batches, or the smallest ``--max-message-bytes``."""
@@ -124,7 +124,7 @@ def _reply_bytes(
     seats: list[SeatText] = [(_player(i), hand, declaration) for i, hand in enumerate(hands)]
     ender_id = "" if ender is None else _player(ender)
     request = read_showdown(game, seats, table, (), None, ending, ender_id)
-    reply = convert.to_showdown_response(showdown(request), convert.game_value(game), WIDE_ID)
+    reply = replies.to_showdown_response(showdown(request), enums.game_value(game), WIDE_ID)
     size: int = reply.ByteSize()
     return size
 
@@ -157,7 +157,7 @@ def test_the_largest_showdown_reply_fits_the_smallest_send_limit(case: str) -> N
 
 def test_the_largest_evaluate_reply_fits_the_smallest_send_limit() -> None:
     hand = read_hand(Game.TONK, DECK[:10])
-    reply = convert.to_evaluation(evaluate(hand), pb.GAME_TONK, WIDE_ID)
+    reply = replies.to_evaluation(evaluate(hand), pb.GAME_TONK, WIDE_ID)
     assert reply.ByteSize() < SMALLEST_SEND // 16
 
 

@@ -26,13 +26,13 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
 from grpc_status import rpc_status
 
 from evaluators.cards import parse_card
-from evaluators.inputs import Declaration, Game, TonkEnding
+from evaluators.inputs import Game, TonkEnding
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server import convert, servicer
+from service.server import servicer
 from service.server.build import (
     SERVICE_NAME,
     build_server,
@@ -43,6 +43,7 @@ from service.server.build import (
 from service.server.config import Settings
 from service.server.limits import CostAdmission, cost_budgets, message_limits
 from service.server.logs import JsonLines
+from service.wire import enums, replies, status
 from tests.conftest import ServerProcess
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
@@ -66,7 +67,7 @@ SEATS: dict[Game, dict[str, Any]] = {game: _game_tests(game).SHOWDOWN_EXAMPLE fo
 
 
 def _value(game: Game) -> pb.Game:
-    return convert.game_value(game)
+    return enums.game_value(game)
 
 
 def evaluate_request(game: Game, request_id: str = "") -> pb.EvaluateRequest:
@@ -83,21 +84,21 @@ def evaluate_request(game: Game, request_id: str = "") -> pb.EvaluateRequest:
 def expected_evaluation(game: Game, request_id: str = "") -> pb.Evaluation:
     example = HANDS[game]
     hand = read_hand(game, example["hand"], example["table"], example.get("spreads", []))
-    return convert.to_evaluation(evaluate(hand), _value(game), request_id)
+    return replies.to_evaluation(evaluate(hand), _value(game), request_id)
 
 
 def showdown_request(game: Game, request_id: str = "") -> pb.ShowdownRequest:
     example = SEATS[game]
     seats = []
     for seat in example["seats"]:
-        declaration = convert.ENUM_MAPS[Declaration].to_proto[seat[2]] if len(seat) > 2 else 0
+        declaration = enums.to_wire(seat[2]) if len(seat) > 2 else 0
         seats.append(pb.Seat(player=seat[0], hand=seat[1], declaration=declaration))
     ending = example.get("ending")
     return pb.ShowdownRequest(
         game=_value(game),
         seats=seats,
         table=example["table"],
-        ending=convert.ENUM_MAPS[TonkEnding].to_proto[ending] if ending else 0,
+        ending=enums.to_wire(ending) if ending else 0,
         ender=example.get("ender", ""),
         request_id=request_id,
     )
@@ -198,7 +199,7 @@ def test_showdown_resolves_every_game_and_echoes_the_request_id(
     core = read_showdown(
         game, seats, example["table"], ending=example.get("ending"), ender=example.get("ender", "")
     )
-    assert reply == convert.to_showdown_response(showdown(core), _value(game), f"pot-{game.value}")
+    assert reply == replies.to_showdown_response(showdown(core), _value(game), f"pot-{game.value}")
     assert reply.request_id == f"pot-{game.value}"
     assert [r.player for r in reply.results] == ["alice", "bob"]
     if not GAMES[game].pots:
@@ -210,7 +211,7 @@ def test_showdown_resolves_every_game_and_echoes_the_request_id(
 
 def test_list_games_lists_every_game_with_its_limits(stub: pb_grpc.HandEvaluatorStub) -> None:
     reply = stub.ListGames(pb.ListGamesRequest(), timeout=10)
-    assert {convert.to_game(info.game) for info in reply.games} == set(Game)
+    assert {enums.to_game(info.game) for info in reply.games} == set(Game)
     for info in reply.games:
         rules = GAMES[Game[pb.Game.Name(info.game).removeprefix("GAME_")]]
         assert (info.name, info.number, info.summary) == (rules.name, rules.number, rules.summary)
@@ -248,7 +249,7 @@ def _batch_with_paired_table(index: int) -> pb.EvaluateBatchRequest:
     )
 
 
-_DROP = convert.ENUM_MAPS[TonkEnding].to_proto[TonkEnding.DROP]
+_DROP = enums.to_wire(TonkEnding.DROP)
 _TONK_SEATS = [_seat("alice", "5h", "6h", "7h"), _seat("bob", "Kd", "2c", "3s")]
 
 EV = pb.EvaluateRequest
@@ -402,11 +403,11 @@ def test_a_huge_card_text_is_refused_with_a_short_answer(stub: pb_grpc.HandEvalu
     request = pb.EvaluateRequest(game=POKER, hand=["A" * 30_000, "Kh"], table=BOARD)
     error = call_error(stub.Evaluate, request)
     assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-    assert len(error.details()) <= convert.MAX_TEXT and "hand[0]" in error.details()
+    assert len(error.details()) <= status.MAX_TEXT and "hand[0]" in error.details()
     long_typo = pb.EvaluateRequest(game=POKER, hand=["Ace♥", "Kh"], table=BOARD)
     typo = call_error(stub.Evaluate, long_typo)
     assert typo.code() == grpc.StatusCode.INVALID_ARGUMENT
-    assert all(len(v.description) <= convert.MAX_TEXT for v in violations_of(typo))
+    assert all(len(v.description) <= status.MAX_TEXT for v in violations_of(typo))
 
 
 async def _call_a_crashing_handler(request: pb.EvaluateRequest) -> grpc.aio.AioRpcError:
@@ -461,7 +462,7 @@ def test_a_bug_is_internal_with_an_incident_id_and_its_stack_only_in_the_log(
     assert fields == {
         "method": "Evaluate",
         "incident": fields["incident"],
-        **convert.request_shape(request),
+        **servicer._request_shape(request),
     }
     line = JsonLines().format(record)
     assert "ZeroDivisionError" in line

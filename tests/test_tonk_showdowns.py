@@ -15,7 +15,7 @@ from evaluators.scoring import showdown
 from evaluators.validation import read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server import convert
+from service.wire import enums, replies
 from tests.conftest import ServerProcess
 from tests.test_metrics import scrape_until, value
 from tests.test_server import call_error, violations_of
@@ -45,9 +45,9 @@ def wire_showdown(
     game: Game, seats: Seats, ending: TonkEnding | None, ender: str, options: Options
 ) -> pb.ShowdownRequest:
     return pb.ShowdownRequest(
-        game=convert.game_value(game),
+        game=enums.game_value(game),
         seats=[pb.Seat(player=p, hand=h.split()) for p, h in seats],
-        ending=convert.ENUM_MAPS[TonkEnding].to_proto[ending] if ending else 0,
+        ending=enums.to_wire(ending) if ending else 0,
         ender=ender,
         options=pb.Options(
             ace_low=options.ace_low, texas=options.texas, six_card_tonk=options.six_card_tonk
@@ -64,7 +64,7 @@ def test_a_showdown_over_the_wire_gives_the_figures_of_the_core(
     request = read_showdown(
         game, [(p, h.split(), None) for p, h in seats], options=options, ending=ending, ender=ender
     )
-    assert reply == convert.to_showdown_response(showdown(request), convert.game_value(game))
+    assert reply == replies.to_showdown_response(showdown(request), enums.game_value(game))
 
 
 def test_a_tonk_enders_hand_that_does_not_fit_is_refused_over_the_wire(

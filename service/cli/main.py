@@ -1,8 +1,9 @@
-"""The ``handeval`` command: serve, eval, showdown, odds, games, load, protos.
+"""The ``handeval`` command: eval, showdown, odds, games, load, protos, and ``serve``, which
+``service.launcher`` adds (the CLI never imports the server side).
 
 ``eval``, ``showdown``, ``odds`` and ``games`` answer from a server when given ``--target`` and from
 the in-process core otherwise. Both paths build the same request message, answer with the
-same response message (the core's result goes through ``service.server.convert`` exactly as the
+same response message (the core's result goes through ``service.wire`` exactly as the
 server's does) and print it with ``service.cli.render``, so their output is identical.
 
 Exit codes: 0 done; 1 the server failed or could not be reached; 2 the input was refused
@@ -21,7 +22,7 @@ from contextlib import contextmanager
 from importlib import resources
 from importlib.resources.abc import Traversable
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Protocol, TypeAlias, TypeVar
 
 import grpc
 from google.protobuf import json_format
@@ -65,28 +66,28 @@ class Answerer(Protocol):
 
 class InProcess:
     """The core behind the same request and response messages as the server: requests
-    are read and checked by ``service.server.convert``, scored by ``evaluators.scoring``, and
-    converted back by ``service.server.convert``; refusals become HandevalError(INVALID_ARGUMENT)
+    are read and checked by ``service.wire.requests``, scored by ``evaluators.scoring``, and
+    converted back by ``service.wire.replies``; refusals become HandevalError(INVALID_ARGUMENT)
     with the violations the server would send. The core is imported on first use, so a
     call to a server never loads it."""
 
     def send_evaluate(self, request: pb.EvaluateRequest) -> pb.Evaluation:
         from evaluators import scoring
-        from service.server import convert
+        from service.wire.replies import to_evaluation
+        from service.wire.requests import to_hand_request
 
         with _refusals():
-            hand_request = convert.to_hand_request(request)
-        return convert.to_evaluation(
-            scoring.evaluate(hand_request), request.game, request.request_id
-        )
+            hand_request = to_hand_request(request)
+        return to_evaluation(scoring.evaluate(hand_request), request.game, request.request_id)
 
     def send_showdown(self, request: pb.ShowdownRequest) -> pb.ShowdownResponse:
         from evaluators import scoring
-        from service.server import convert
+        from service.wire.replies import to_showdown_response
+        from service.wire.requests import to_showdown_request
 
         with _refusals():
-            core_request = convert.to_showdown_request(request)
-        return convert.to_showdown_response(
+            core_request = to_showdown_request(request)
+        return to_showdown_response(
             scoring.showdown(core_request), request.game, request.request_id
         )
 
@@ -94,33 +95,34 @@ class InProcess:
         """With the server's default limits; over them, the RESOURCE_EXHAUSTED a server's
         refusal would raise."""
         from evaluators.odds import TooManySamples, odds
-        from service.server import convert
+        from service.wire.replies import to_odds_response
+        from service.wire.requests import to_odds_request
 
         with _refusals():
-            core_request = convert.to_odds_request(request)
+            core_request = to_odds_request(request)
         try:
             result = odds(core_request, request.samples, request.seed)
         except TooManySamples as error:
             raise HandevalError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)) from None
-        return convert.to_odds_response(result, request.game, request.request_id)
+        return to_odds_response(result, request.game, request.request_id)
 
     def list_games(self) -> pb.ListGamesResponse:
         from evaluators.registry import GAMES
-        from service.server import convert
+        from service.wire.replies import to_list_games
 
-        return convert.to_list_games(GAMES.values())
+        return to_list_games(GAMES.values())
 
 
 @contextmanager
 def _refusals() -> Iterator[None]:
     """The core's InvalidRequest as the HandevalError a server call would raise: through
     the same ``google.rpc.Status`` (same message, same first 10 violations, same clipping)."""
-    from service.server import convert
+    from service.wire.status import invalid_argument
 
     try:
         yield
     except InvalidRequest as error:
-        raise HandevalError.from_status(convert.invalid_argument(error.violations)) from None
+        raise HandevalError.from_status(invalid_argument(error.violations)) from None
 
 
 def _seats(args: argparse.Namespace) -> list[tuple[str, list[str], Declaration | None]]:
@@ -270,27 +272,6 @@ def _print(message: Message, text: str, as_json: bool) -> None:
 
 
 # --- subcommands -------------------------------------------------------------------
-
-
-def _run_serve(args: argparse.Namespace) -> int:
-    from service.server.serve import run_serve
-
-    code: int = run_serve(args)
-    return code
-
-
-def add_serve(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """``handeval serve [--port ...]``: the server, with ``service.server.config``'s flags."""
-    from service.server.config import add_serve_arguments
-
-    parser = subparsers.add_parser(
-        "serve",
-        help="run the gRPC server",
-        description="Serve handeval.v1.HandEvaluator over gRPC. Every flag has a HANDEVAL_* "
-        "environment variable; the flag wins.",
-    )
-    add_serve_arguments(parser)
-    parser.set_defaults(run=_run_serve)
 
 
 def _run_eval(args: argparse.Namespace) -> int:
@@ -513,8 +494,10 @@ def add_load(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(run=_run_load)
 
 
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]] = [
-    add_serve,
+Subcommand: TypeAlias = "Callable[[argparse._SubParsersAction[argparse.ArgumentParser]], None]"
+"""Registers one subcommand: its parser, with its ``run`` function as a default."""
+
+SUBCOMMANDS: list[Subcommand] = [
     add_eval,
     add_showdown,
     add_odds,
@@ -524,12 +507,12 @@ SUBCOMMANDS: list[Callable[[argparse._SubParsersAction[argparse.ArgumentParser]]
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="handeval", description="Score card-game hands: serve, or ask from the command line."
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for add in SUBCOMMANDS:
+    for add in subcommands:
         add(subparsers)
     parser.set_defaults(subcommands=subparsers.choices)
     return parser
@@ -541,10 +524,10 @@ def _usage_error(args: argparse.Namespace, message: str) -> int:
     return EXIT_INVALID
 
 
-def _parse(argv: list[str]) -> argparse.Namespace:
+def _parse(argv: list[str], subcommands: Sequence[Subcommand]) -> argparse.Namespace:
     """The arguments, with an unknown flag reported under its subcommand's usage (the
     top-level parser would show its own, which names none of the subcommand's flags)."""
-    args, unknown = build_parser().parse_known_args(argv)
+    args, unknown = build_parser(subcommands).parse_known_args(argv)
     if unknown:
         _usage_error(args, f"unrecognized arguments: {' '.join(unknown)}")
     return args
@@ -560,9 +543,10 @@ def _report(error: HandevalError) -> int:
     return EXIT_INVALID if error.code in refused else EXIT_FAILED
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``handeval`` console script; returns the exit code."""
-    args = _parse(sys.argv[1:] if argv is None else list(argv))
+def main(argv: Sequence[str] | None = None, subcommands: Sequence[Subcommand] = SUBCOMMANDS) -> int:
+    """The ``handeval`` command with ``subcommands`` (``service.launcher`` adds ``serve``);
+    returns the exit code."""
+    args = _parse(sys.argv[1:] if argv is None else list(argv), subcommands)
     try:
         code: int = args.run(args)
         sys.stdout.flush()

@@ -52,11 +52,12 @@ def figures(evaluation: pb.Evaluation) -> list[Figure]:
     """Strength, then the figures the game says its evaluations show (its ``figures``);
     strength alone for a game or detail this build does not know."""
     from evaluators.registry import GAMES
-    from service.server import convert
+    from service.wire.enums import to_game
+    from service.wire.replies import from_evaluation
 
     rows: list[Figure] = [("strength", str(evaluation.strength), True)]
-    game = convert.to_game(evaluation.game)
-    core = convert.from_evaluation(evaluation)
+    game = to_game(evaluation.game)
+    core = from_evaluation(evaluation)
     if game is None or core is None:
         return rows
     return rows + GAMES[game].figures(core)

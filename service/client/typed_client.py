@@ -41,7 +41,7 @@ import grpc
 import numpy as np
 import numpy.typing as npt
 from google.protobuf.message import Message
-from google.rpc import error_details_pb2, status_pb2
+from google.rpc import status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 from grpc_status import rpc_status
 
@@ -51,6 +51,11 @@ from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.wire.batch_reply import batch_result as batch_result  # the client's API
+from service.wire.batch_reply import read_batch_reply as read_batch_reply
+from service.wire.enums import game_value, to_wire
+from service.wire.status import lead as status_lead
+from service.wire.status import violations
 
 if TYPE_CHECKING:
     from typing_extensions import Unpack
@@ -192,8 +197,7 @@ def _card_texts(cards: CardsIn) -> list[str]:
 
 def game_proto(game: GameIn) -> pb.Game.ValueType:
     """The wire enum of a game given in any form ``parse_game`` reads."""
-    value: pb.Game.ValueType = pb.Game.Value("GAME_" + parse_game(game).name)
-    return value
+    return game_value(parse_game(game))
 
 
 def _spreads_proto(spreads: Sequence[CardsIn]) -> list[pb.Spread]:
@@ -229,7 +233,7 @@ def _seat_proto(seat: SeatIn, index: int) -> pb.Seat:
     proto = pb.Seat(player=player, hand=_card_texts(hand))
     if declaration is not None:
         declared = parse_declaration(declaration, f"seats[{index}].declaration")
-        proto.declaration = pb.Declaration.Value("DECLARATION_" + declared.name)
+        proto.declaration = to_wire(declared)  # type: ignore[assignment]
     return proto
 
 
@@ -260,7 +264,7 @@ def showdown_request(
         request_id=request_id,
     )
     if ending is not None:
-        request.ending = pb.TonkEnding.Value("TONK_ENDING_" + parse_ending(ending).name)
+        request.ending = to_wire(parse_ending(ending))  # type: ignore[assignment]
     return request
 
 
@@ -431,94 +435,6 @@ def detail(evaluation: pb.Evaluation) -> Message | None:
     return found
 
 
-def batch_result(response: pb.EvaluateBatchResponse) -> BatchResult:
-    """The figures of either reply layout, in the core's dtypes (uint64, int64, bool), so
-    a caller's arithmetic does not depend on the layout asked for. Columns are read with
-    ``numpy.frombuffer`` (little-endian, as docs/api.md fixes them) and widened in numpy."""
-    if response.HasField("columns"):
-        columns = response.columns
-        return _from_columns(
-            columns.strength, columns.low_strength, columns.value, columns.instant_win
-        )
-    return BatchResult(
-        strength=np.array(response.strength, dtype=np.uint64),
-        low_strength=np.array(response.low_strength, dtype=np.uint64),
-        value=np.array(response.value, dtype=np.int64),
-        instant_win=np.array(response.instant_win, dtype=np.bool_),
-    )
-
-
-def _from_columns(
-    strength: Buffer, low_strength: Buffer, value: Buffer, instant_win: Buffer
-) -> BatchResult:
-    return BatchResult(
-        strength=np.frombuffer(strength, dtype="<u4").astype(np.uint64),
-        low_strength=np.frombuffer(low_strength, dtype="<u4").astype(np.uint64),
-        value=np.frombuffer(value, dtype="<i4").astype(np.int64),
-        instant_win=np.frombuffer(instant_win, dtype=np.uint8).astype(np.bool_),
-    )
-
-
-def read_batch_reply(data: bytes) -> BatchResult:
-    """An ``EvaluateBatchResponse``'s bytes as ``batch_result`` reads them, the columns
-    read where they lie in ``data``.
-
-    protobuf would copy a column reply twice before numpy sees it (into its arena, then
-    into a new ``bytes`` on each field read): 2.6 MB and some 650 fresh pages for 100,000
-    hands. A reply holding only ``columns`` (field 5), each of its fields once, is sliced
-    here instead; anything else (packed figures, an empty batch, a field repeated or
-    unknown) goes to protobuf's parser, which also raises on bytes that are no message.
-    """
-    top = _only_fields(memoryview(data), (_COLUMNS_FIELD,))
-    fields = None if top is None else _only_fields(top[0], _COLUMN_FIELDS)
-    if fields is not None:
-        return _from_columns(*fields)
-    return batch_result(pb.EvaluateBatchResponse.FromString(data))
-
-
-Buffer: TypeAlias = bytes | memoryview
-_COLUMNS_FIELD = pb.EvaluateBatchResponse.COLUMNS_FIELD_NUMBER
-_COLUMN_FIELDS = tuple(
-    pb.BatchColumns.DESCRIPTOR.fields_by_name[name].number
-    for name in ("strength", "low_strength", "value", "instant_win")
-)
-_LENGTH_DELIMITED = 2
-
-
-def _varint(data: memoryview, at: int) -> tuple[int, int]:
-    """The varint at ``at`` and the offset after it; IndexError past the end."""
-    value = shift = 0
-    while (byte := data[at]) & 0x80:
-        value |= (byte & 0x7F) << shift
-        shift += 7
-        at += 1
-    return value | byte << shift, at + 1
-
-
-def _only_fields(data: memoryview, numbers: Sequence[int]) -> list[memoryview] | None:
-    """The payload of each length-delimited field in ``numbers``, in that order, when
-    ``data`` holds exactly those fields once each and nothing else; else None."""
-    found: dict[int, memoryview] = {}
-    at = 0
-    try:
-        while at < len(data):
-            key, at = _varint(data, at)
-            length, at = _varint(data, at)
-            number = key >> 3
-            end = at + length
-            if key & 7 != _LENGTH_DELIMITED or number not in numbers or number in found:
-                return None
-            if end > len(data):
-                return None  # truncated: protobuf's parser says so
-            found[number] = data[at:end]
-            at = end
-    except IndexError:
-        return None
-    if len(found) != len(numbers):
-        return None
-    return [found[number] for number in numbers]
-
-
 def batch_method(channel: grpc.Channel) -> grpc.UnaryUnaryMultiCallable:
     """``EvaluateBatch`` on ``channel``, its replies read by ``read_batch_reply``: calling
     it with an ``EvaluateBatchRequest`` answers a ``BatchResult``."""
@@ -554,7 +470,7 @@ class HandevalError(Exception):
         self.code = code
         self.message = message
         self.violations = tuple(violations)
-        lead = _lead(message, self.violations)
+        lead = status_lead(message, self.violations)
         lines = [f"{code.name}: {lead}"] + [f"  {f}: {d}" for f, d in self.violations]
         super().__init__("\n".join(lines))
 
@@ -567,14 +483,8 @@ class HandevalError(Exception):
     @classmethod
     def from_status(cls, status: status_pb2.Status) -> HandevalError:
         """From a ``google.rpc.Status``, e.g. an ``EvaluateStream`` reply's ``error``."""
-        violations: list[tuple[str, str]] = []
-        for any_detail in status.details:
-            if any_detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-                bad_request = error_details_pb2.BadRequest()
-                any_detail.Unpack(bad_request)
-                violations += [(v.field, v.description) for v in bad_request.field_violations]
         code = _CODES.get(status.code, grpc.StatusCode.UNKNOWN)
-        return cls(code, status.message, violations)
+        return cls(code, status.message, violations(status))
 
     @classmethod
     def from_rpc_error(cls, error: grpc.RpcError) -> HandevalError:
@@ -585,16 +495,6 @@ class HandevalError(Exception):
         if status is not None:
             return cls.from_status(status)
         return cls(error.code(), error.details() or "")
-
-
-def _lead(message: str, violations: Sequence[tuple[str, str]]) -> str:
-    """``message`` without its restatement of the first violation: the server writes
-    ``lead: field: description (and N more problems)``."""
-    if violations:
-        lead, found, _ = message.partition(f": {violations[0][0]}: ")
-        if found:
-            return lead
-    return message
 
 
 # --- the channel ---------------------------------------------------------------------

@@ -26,7 +26,7 @@ import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 import grpc
 from google.protobuf.message import Message
@@ -47,7 +47,7 @@ from evaluators.odds import (
 from evaluators.registry import GAMES
 from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, evaluate_batch, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server import batch_reply, convert, metrics, trace_phases
+from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.handlers import make_handler
 from service.server.limits import (
@@ -58,8 +58,18 @@ from service.server.limits import (
     remaining_seconds,
 )
 from service.server.logs import log_event
-from service.server.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
 from service.server.uploads import Uploads
+from service.wire import batch_reply
+from service.wire.enums import to_game
+from service.wire.replies import (
+    to_evaluation,
+    to_list_games,
+    to_odds_response,
+    to_showdown_response,
+)
+from service.wire.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
+from service.wire.requests import to_hand_request, to_odds_request, to_options, to_showdown_request
+from service.wire.status import invalid_argument, status
 
 Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
@@ -83,8 +93,8 @@ class Unreadable:
 
     def status(self) -> status_pb2.Status:
         if self.too_long:
-            return convert.status(code_pb2.RESOURCE_EXHAUSTED, self.reason)
-        return convert.status(
+            return status(code_pb2.RESOURCE_EXHAUSTED, self.reason)
+        return status(
             code_pb2.INVALID_ARGUMENT,
             f"the request is not a readable {self.type_name} message: {self.reason}",
         )
@@ -224,7 +234,7 @@ class HandEvaluatorServicer:
     async def EvaluateBatch(
         self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
-        """The reply is a serialised ``EvaluateBatchResponse`` (``server.batch_reply``):
+        """The reply is a serialised ``EvaluateBatchResponse`` (``service.wire.batch_reply``):
         byte columns when the request sets ``columns``, else the packed fields.
 
         The batch counts its own metrics from its result: each read of ``hands`` on the
@@ -242,12 +252,12 @@ class HandEvaluatorServicer:
             started = time.perf_counter()
             with trace_phases.phase("batch.read"):
                 read = read_batch(
-                    convert.to_game(batch.game),
+                    to_game(batch.game),
                     hands,
                     batch.hand_size,
                     batch.tables,
                     batch.table_size,
-                    convert.to_options(batch.options),
+                    to_options(batch.options),
                     self._max_batch_hands,
                 )
             with trace_phases.phase("batch.score"):
@@ -315,20 +325,20 @@ class HandEvaluatorServicer:
                 assert reservation is not None, "work bound for the pool reserves its cost"
                 reply = await self._in_pool(work, request, stop, reservation)
         except InvalidRequest as error:
-            problem = convert.invalid_argument(error.violations)
+            problem = invalid_argument(error.violations)
         except (BatchTooLarge, RequestTooLarge, TooManySamples, OverBudget) as error:
-            problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
+            problem = status(code_pb2.RESOURCE_EXHAUSTED, str(error))
         except (BatchCancelled, OddsStopped):
             if _deadline_passed(context):
                 await _abort_late(context)
             if not self._drain.work_may_go_on():
                 await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
-            problem = convert.status(code_pb2.CANCELLED, "the call was cancelled")
+            problem = status(code_pb2.CANCELLED, "the call was cancelled")
         except Exception:
             problem = _internal(method, request)
         else:
             if len(reply) > self._max_reply_bytes:
-                problem = convert.status(
+                problem = status(
                     code_pb2.RESOURCE_EXHAUSTED,
                     f"the reply is {len(reply):,} bytes; this server sends at most "
                     f"{self._max_reply_bytes:,} (--max-message-bytes)",
@@ -395,7 +405,7 @@ class HandEvaluatorServicer:
         def work(asked: pb.OddsRequest) -> pb.OddsResponse:
             started = time.perf_counter()
             with trace_phases.phase("odds.plan") as span:
-                request = convert.to_odds_request(asked)
+                request = to_odds_request(asked)
                 planned = plan_odds(request, asked.samples, self._odds_limits)
                 span.set_attribute("handeval.runouts", planned.runouts)
                 span.set_attribute("handeval.exact", planned.exact)
@@ -408,10 +418,10 @@ class HandEvaluatorServicer:
                 asked.game, result.exact, result.runouts, time.perf_counter() - started
             )
             with trace_phases.phase("odds.reply"):
-                return convert.to_odds_response(result, asked.game, asked.request_id)
+                return to_odds_response(result, asked.game, asked.request_id)
 
         def cost(asked: pb.OddsRequest) -> CallCost:
-            return odds_cost(convert.to_odds_request(asked), asked.samples, self._odds_limits)
+            return odds_cost(to_odds_request(asked), asked.samples, self._odds_limits)
 
         return await self.answer(context, "Odds", request, work, stop, cost)
 
@@ -421,25 +431,25 @@ def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int) -> CallCost:
     refused anyway): its hands, its request's bytes held while it runs, and the largest
     reply it can have (``REPLY_BYTES_PER_HAND``)."""
     hands = hands_bytes // max(request.hand_size, 1)
-    game = convert.to_game(request.game)
+    game = to_game(request.game)
     per_hand = GAMES[game].batch_cost if game is not None else BATCH_HAND_COST
     request_bytes = hands_bytes + len(request.tables)
     return batch_cost(per_hand, hands, request_bytes, hands * REPLY_BYTES_PER_HAND)
 
 
 def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:
-    evaluation = evaluate(convert.to_hand_request(request))
-    return convert.to_evaluation(evaluation, request.game, request.request_id)
+    evaluation = evaluate(to_hand_request(request))
+    return to_evaluation(evaluation, request.game, request.request_id)
 
 
 def _list_games(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
-    return convert.to_list_games(GAMES.values())
+    return to_list_games(GAMES.values())
 
 
 def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
-    outcome = showdown(convert.to_showdown_request(request))
+    outcome = showdown(to_showdown_request(request))
     metrics.record_ending(outcome.ending)
-    return convert.to_showdown_response(outcome, request.game, request.request_id)
+    return to_showdown_response(outcome, request.game, request.request_id)
 
 
 def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
@@ -448,9 +458,9 @@ def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
     try:
         reply = _evaluate(request)
     except InvalidRequest as error:
-        problem = convert.invalid_argument(error.violations)
+        problem = invalid_argument(error.violations)
     except RequestTooLarge as error:
-        problem = convert.status(code_pb2.RESOURCE_EXHAUSTED, str(error))
+        problem = status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     except Exception:
         problem = _internal("EvaluateStream", request)
     else:
@@ -491,8 +501,18 @@ def _reason(problem: status_pb2.Status) -> str:
 def _internal(method: str, request: Message) -> status_pb2.Status:
     """Log the bug being handled (with the stack) and the status the caller gets instead."""
     incident = uuid.uuid4().hex[:12]
-    shape: dict[str, Any] = convert.request_shape(request)
+    shape = _request_shape(request)
     log_event("error", logging.ERROR, exc_info=True, method=method, incident=incident, **shape)
-    return convert.status(
-        code_pb2.INTERNAL, f"internal error, incident {incident}: the server logged it"
-    )
+    return status(code_pb2.INTERNAL, f"internal error, incident {incident}: the server logged it")
+
+
+def _request_shape(request: Message) -> dict[str, int]:
+    """What a log may say about a request: enum values, sizes and counts, never cards or ids."""
+    shape: dict[str, int] = {}
+    for field in request.DESCRIPTOR.fields:
+        value = getattr(request, field.name)
+        if field.is_repeated or field.type == field.TYPE_BYTES:
+            shape[f"{field.name}_len"] = len(value)
+        elif field.type in (field.TYPE_ENUM, field.TYPE_UINT32, field.TYPE_UINT64):
+            shape[field.name] = int(value)
+    return shape

@@ -25,8 +25,8 @@ def test_importing_the_client_or_the_server_leaves_grpc_verbosity_unset() -> Non
 
 def test_the_handeval_command_sets_error_before_grpc_loads() -> None:
     code = (
-        "import os, sys, service.cli; loaded = 'grpc' in sys.modules; "
-        "sys.argv = ['handeval', 'games']; service.cli.main(); "
+        "import os, sys, service.launcher; loaded = 'grpc' in sys.modules; "
+        "sys.argv = ['handeval', 'games']; service.launcher.handeval(); "
         "print(loaded, os.environ['GRPC_VERBOSITY'])"
     )
     assert _run(code).splitlines()[-1] == "False ERROR"

@@ -1,6 +1,6 @@
 /* A batch reply's columns written straight into the reply's bytes.
  *
- * The C form of service/server/batch_reply.py's ``serialized_columns``: the
+ * The C form of service/wire/batch_reply.py's ``serialized_columns``: the
  * ``EvaluateBatchResponse`` holding only ``columns`` (field 5), whose ``BatchColumns`` has
  * four bytes fields (1-4), each the little-endian column of one figure: strength and
  * low_strength uint32, value int32, instant_win one byte. Each figure array (any integer
@@ -234,7 +234,7 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    "service.server._columns",
+    "service.wire._columns",
     "A batch reply's columns written straight into the reply's bytes, GIL released.",
     -1,
     methods,

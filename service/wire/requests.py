@@ -1,0 +1,112 @@
+"""Request messages read and checked into the core's requests.
+
+Each reader raises RequestTooLarge when a list or string is over its limit
+(``request_limits``), else InvalidRequest listing every problem the core's readers find;
+an unknown enum number (game, declaration, ending) reads as a missing one.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Iterable
+
+from evaluators.cards import InvalidRequest, Violation
+from evaluators.inputs import Declaration, HandRequest, Options, ShowdownRequest, TonkEnding
+from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
+from evaluators.validation import SeatText, read_hand_in_full, read_plain_hand, read_showdown
+from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.wire.enums import to_core, to_game
+from service.wire.request_limits import (
+    check_evaluate,
+    check_odds,
+    check_request_id,
+    check_showdown,
+)
+
+_OPTION_NAMES = tuple(f.name for f in dataclasses.fields(Options))
+"""The ``Options`` fields, which are the wire ``Options`` fields by name."""
+_OPTIONS = {
+    flags: Options(*flags) for flags in itertools.product((False, True), repeat=len(_OPTION_NAMES))
+}
+"""Every Options there is (frozen, so shared): no construction per request."""
+_NO_OPTIONS = _OPTIONS[(False,) * len(_OPTION_NAMES)]
+
+
+def to_options(options: pb.Options) -> Options:
+    """The core Options of a wire ``Options`` (an unset message reads as all off)."""
+    if not options.ListFields():
+        return _NO_OPTIONS
+    return _OPTIONS[tuple(getattr(options, name) for name in _OPTION_NAMES)]
+
+
+def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
+    return [list(s.cards) for s in spreads]
+
+
+def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
+    """One hand, read and checked.
+
+    A valid hand in canonical text is read first (``read_plain_hand``, bounded by the
+    game's sizes): it is within every list limit, so only its ``request_id`` is measured.
+    """
+    game, options = to_game(request.game), to_options(request.options)
+    plain = read_plain_hand(game, request.hand, request.table, request.table_spreads, options)
+    if plain is not None:
+        check_request_id(request.request_id)
+        return plain
+    check_evaluate(request)
+    return read_hand_in_full(
+        game,
+        request.hand,
+        request.table,
+        _spreads(request.table_spreads) if request.table_spreads else (),
+        options,
+    )
+
+
+def to_showdown_request(request: pb.ShowdownRequest) -> ShowdownRequest:
+    """A showdown, read and checked. A seat's ``unknown`` is refused (only Odds reads
+    it), with every other problem of the request."""
+    check_showdown(request)
+    seats: list[SeatText] = [
+        (s.player, list(s.hand), to_core(Declaration, s.declaration)) for s in request.seats
+    ]
+    unknown = [
+        Violation(
+            f"seats[{index}].unknown", f"{seat.unknown} unknown cards: only Odds reads unknown"
+        )
+        for index, seat in enumerate(request.seats)
+        if seat.unknown
+    ]
+    try:
+        parsed = read_showdown(
+            to_game(request.game),
+            seats,
+            list(request.table),
+            _spreads(request.table_spreads),
+            to_options(request.options),
+            to_core(TonkEnding, request.ending),
+            request.ender,
+        )
+    except InvalidRequest as error:
+        raise InvalidRequest([*unknown, *error.violations]) from None
+    if unknown:
+        raise InvalidRequest(unknown)
+    return parsed
+
+
+def to_odds_request(request: pb.OddsRequest) -> OddsRequest:
+    """An Odds request, read and checked."""
+    check_odds(request)
+    seats: list[OddsSeatText] = [
+        (s.player, list(s.hand), s.unknown, to_core(Declaration, s.declaration))
+        for s in request.seats
+    ]
+    return read_odds(
+        to_game(request.game),
+        seats,
+        list(request.table),
+        list(request.dead),
+        to_options(request.options),
+    )

@@ -1,0 +1,79 @@
+"""``google.rpc.Status`` with BadRequest field violations: written (server, in-process CLI)
+and read (client), so both halves of its message format are stated here once.
+
+A refusal's message is ``lead: field: description (and N more problems)``: the first
+violation restated for logs that keep only the message; the BadRequest detail lists the
+violations (``cap``ped). Texts are clipped to ``MAX_TEXT``, so a status stays well within
+gRPC's trailing-metadata limit (8 KiB by default).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from google.protobuf import any_pb2
+from google.rpc import code_pb2, error_details_pb2, status_pb2
+
+from evaluators.cards import Violation, cap, problem_count
+
+MAX_TEXT = 400
+"""Longest field path or description sent back: a caller's text is echoed in messages (the
+request limits bound it; the longest of ours, the missing game naming every game, is ~270)."""
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_TEXT else text[: MAX_TEXT - 1] + "…"
+
+
+def status(code: int, message: str, violations: Sequence[Violation] = ()) -> status_pb2.Status:
+    """A ``google.rpc.Status``; with violations, a BadRequest detail lists them (``cap``ped,
+    field paths like ``hand[2]``) and the message names the first and counts the others."""
+    reply = status_pb2.Status(code=code, message=_clip(message))
+    if violations:
+        shown = cap(violations)
+        detail = any_pb2.Any()
+        detail.Pack(
+            error_details_pb2.BadRequest(
+                field_violations=[
+                    error_details_pb2.BadRequest.FieldViolation(
+                        field=_clip(v.field), description=_clip(v.message)
+                    )
+                    for v in shown
+                ]
+            )
+        )
+        reply.details.append(detail)
+        reply.message = _clip(_summary(message, violations))
+    return reply
+
+
+def _summary(message: str, violations: Sequence[Violation]) -> str:
+    first = violations[0]
+    text = f"{message}: {first.field}: {first.message}"
+    if (more := problem_count(violations) - 1) > 0:
+        text += f" (and {more} more problem{'s' if more > 1 else ''})"
+    return text
+
+
+def invalid_argument(violations: Sequence[Violation]) -> status_pb2.Status:
+    return status(code_pb2.INVALID_ARGUMENT, "invalid request", violations)
+
+
+def violations(status: status_pb2.Status) -> list[tuple[str, str]]:
+    """Every ``(field, description)`` of the BadRequest details ``status`` carries."""
+    found: list[tuple[str, str]] = []
+    for any_detail in status.details:
+        if any_detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+            bad_request = error_details_pb2.BadRequest()
+            any_detail.Unpack(bad_request)
+            found += [(v.field, v.description) for v in bad_request.field_violations]
+    return found
+
+
+def lead(message: str, violations: Sequence[tuple[str, str]]) -> str:
+    """``message`` without its restatement of the first violation (``_summary``'s form)."""
+    if violations:
+        lead, found, _ = message.partition(f": {violations[0][0]}: ")
+        if found:
+            return lead
+    return message
