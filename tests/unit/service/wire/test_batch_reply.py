@@ -235,12 +235,44 @@ def test_truncated_bytes_raise_as_protobufs_parser_does() -> None:
         read_batch_reply(data[:-1])
 
 
-def test_a_plain_column_reply_is_sliced_where_it_lies() -> None:
-    result = random_result(10, 5)
-    data = memoryview(batch_reply.serialized_columns(result))
-    top = batch_reply._only_fields(data, (pb.EvaluateBatchResponse.COLUMNS_FIELD_NUMBER,))
-    assert top is not None and top[0].obj is data.obj
-    columns = batch_reply._only_fields(top[0], (1, 2, 3, 4))
-    assert columns is not None
-    assert bytes(columns[0]) == result.strength.astype("<u4").tobytes()
-    assert bytes(columns[3]) == result.instant_win.astype(np.uint8).tobytes()
+@pytest.mark.parametrize("size", [1, 2, 9, 31, 32, 33, 4095, 4096, 100_000])
+def test_every_column_reply_the_writer_writes_is_sliced_where_it_lies(size: int) -> None:
+    """Sizes around the varint boundaries of the columns' lengths (4 x 32 = 128 bytes,
+    4 x 4096 = 16 KiB), so the reader finds the hand count from the length alone."""
+    result = random_result(size, 5)
+    data = batch_reply.serialized_columns(result)
+    columns = batch_reply._columns_in_place(data)
+    assert columns is not None and all(column.obj is data for column in columns)
+    for column, figure, dtype in zip(
+        columns, batch_reply.FIGURES, ("<u4", "<u4", "<i4", "u1"), strict=True
+    ):
+        assert bytes(column) == getattr(result, figure).astype(dtype).tobytes()
+
+
+def test_the_columns_frame_is_what_the_compiled_writer_writes() -> None:
+    """``columns_frame`` is the one statement of the layout the reader expects; the C
+    writer's literals must agree with it (and protobuf with both, above)."""
+    for size in (1, 32, 4096):
+        data = batch_reply.serialized_columns(random_result(size, 6))
+        head, columns = batch_reply.columns_frame(size)
+        assert data.startswith(head)
+        at = len(head)
+        for column_head, length in columns:
+            assert data[at : at + len(column_head)] == column_head
+            at += len(column_head) + length
+        assert at == len(data)
+
+
+def test_bytes_that_only_look_like_a_column_reply_go_to_protobuf() -> None:
+    """A reply of the right length whose columns come in another order is no reply the
+    writer wrote: protobuf's parser reads it."""
+    data = batch_reply.serialized_columns(random_result(7, 8))
+    head, columns = batch_reply.columns_frame(7)
+    segments, at = [], len(head)
+    for column_head, length in columns:
+        segments.append(data[at : at + len(column_head) + length])
+        at += len(column_head) + length
+    reordered = head + segments[1] + segments[0] + b"".join(segments[2:])
+    assert len(reordered) == len(data)
+    assert batch_reply._columns_in_place(reordered) is None
+    assert_same(read_batch_reply(reordered), protobufs_reading(reordered))
