@@ -26,8 +26,9 @@ from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
 from service.client.typed_client import HandevalClient, HandevalError
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server.errors import Unreadable
 from service.server.limits import message_limits
-from service.server.servicer import SERVICE, Unreadable, _reader
+from service.server.servicer import SERVICE, _reader
 from service.wire.request_limits import MAX_REQUEST_BYTES
 from tests.conftest import ServerProcess, start_server
 

@@ -15,8 +15,9 @@ from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.server.errors import Unreadable
 from service.server.limits import message_limits
-from service.server.servicer import Unreadable, _reader
+from service.server.servicer import _reader
 from service.wire import enums, replies
 from service.wire.request_limits import (
     MAX_CARD_CHARS,

@@ -32,7 +32,7 @@ from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server import servicer
+from service.server import errors, servicer
 from service.server.build import (
     SERVICE_NAME,
     build_server,
@@ -462,7 +462,7 @@ def test_a_bug_is_internal_with_an_incident_id_and_its_stack_only_in_the_log(
     assert fields == {
         "method": "Evaluate",
         "incident": fields["incident"],
-        **servicer._request_shape(request),
+        **errors.request_shape(request),
     }
     line = JsonLines().format(record)
     assert "ZeroDivisionError" in line

@@ -28,7 +28,6 @@ import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
 
-from evaluators.cards import InvalidRequest
 from evaluators.inputs import Declaration, Game
 from service.cli import render
 from service.client.typed_client import (
@@ -93,17 +92,13 @@ class InProcess:
 
     def send_odds(self, request: pb.OddsRequest) -> pb.OddsResponse:
         """With the server's default limits; over them, the RESOURCE_EXHAUSTED a server's
-        refusal would raise."""
-        from evaluators.odds import TooManySamples, odds
+        refusal would raise (``_refusals``)."""
+        from evaluators.odds import odds
         from service.wire.replies import to_odds_response
         from service.wire.requests import to_odds_request
 
         with _refusals():
-            core_request = to_odds_request(request)
-        try:
-            result = odds(core_request, request.samples, request.seed)
-        except TooManySamples as error:
-            raise HandevalError(grpc.StatusCode.RESOURCE_EXHAUSTED, str(error)) from None
+            result = odds(to_odds_request(request), request.samples, request.seed)
         return to_odds_response(result, request.game, request.request_id)
 
     def list_games(self) -> pb.ListGamesResponse:
@@ -115,14 +110,18 @@ class InProcess:
 
 @contextmanager
 def _refusals() -> Iterator[None]:
-    """The core's InvalidRequest as the HandevalError a server call would raise: through
-    the same ``google.rpc.Status`` (same message, same first 10 violations, same clipping)."""
-    from service.wire.status import invalid_argument
+    """A refusal of the core or the request limits as the HandevalError a server call
+    would raise: through the same ``google.rpc.Status`` (``service.wire.status.refusal``:
+    same code, same message, same first 10 violations, same clipping)."""
+    from service.wire.status import refusal
 
     try:
         yield
-    except InvalidRequest as error:
-        raise HandevalError.from_status(invalid_argument(error.violations)) from None
+    except Exception as error:
+        refused = refusal(error)
+        if refused is None:
+            raise
+        raise HandevalError.from_status(refused) from None
 
 
 def _seats(args: argparse.Namespace) -> list[tuple[str, list[str], Declaration | None]]:

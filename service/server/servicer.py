@@ -1,9 +1,10 @@
 """The RPCs of ``handeval.v1.HandEvaluator``: convert, call the core, convert back.
 
-Errors follow docs/api.md: a caller's mistake is INVALID_ARGUMENT with BadRequest details, an
-over-limit batch RESOURCE_EXHAUSTED, a passed deadline DEADLINE_EXCEEDED; anything else is
-a bug, answered INTERNAL with an incident id and logged with the request's shape (never its
-cards) and the stack, which never reaches the caller.
+Errors follow docs/api.md, each failure mapped to its status in one place
+(``service.server.errors``): a caller's mistake is INVALID_ARGUMENT with BadRequest details,
+an over-limit call RESOURCE_EXHAUSTED, a passed deadline DEADLINE_EXCEEDED; anything else
+is a bug, answered INTERNAL with an incident id. Each RPC counts its own metrics (hands,
+seats, a batch's size, Odds' run-outs) as it is answered; refusals count as errors.
 
 Requests are decoded here (``method_handlers``), not by grpc: bytes that are no message of
 the request's type are the caller's mistake, INVALID_ARGUMENT (a stream replies with
@@ -18,28 +19,21 @@ in ``grpc_server_handled_total``, as the client's own cancel.
 from __future__ import annotations
 
 import asyncio
-import logging
 import math
 import threading
 import time
-import uuid
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass
 from typing import NoReturn, TypeVar
 
 import grpc
 from google.protobuf.message import Message
-from google.rpc import code_pb2, status_pb2
 from grpc_status import rpc_status
 
-from evaluators.batch import BatchCancelled, BatchTooLarge, read_batch
-from evaluators.cards import InvalidRequest
+from evaluators.batch import read_batch
 from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
 from evaluators.odds import (
     OddsLimits,
-    OddsStopped,
-    TooManySamples,
     odds_cost,
     plan_odds,
     run_odds,
@@ -49,15 +43,14 @@ from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, evaluate_batch, show
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
+from service.server.errors import STOPPED, Unreadable, failure, reason, reply_too_large
 from service.server.handlers import make_handler
 from service.server.limits import (
     REPLY_BYTES_PER_HAND,
     CostAdmission,
-    OverBudget,
     Reservation,
     remaining_seconds,
 )
-from service.server.logs import log_event
 from service.server.uploads import Uploads
 from service.wire import batch_reply
 from service.wire.enums import to_game
@@ -67,9 +60,8 @@ from service.wire.replies import (
     to_odds_response,
     to_showdown_response,
 )
-from service.wire.request_limits import MAX_REQUEST_BYTES, RequestTooLarge, too_many_bytes
+from service.wire.request_limits import MAX_REQUEST_BYTES, too_many_bytes
 from service.wire.requests import to_hand_request, to_odds_request, to_options, to_showdown_request
-from service.wire.status import invalid_argument, status
 
 Request = TypeVar("Request", bound=Message)
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
@@ -80,24 +72,6 @@ INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
 loop: handing it to a pool thread cost ~1 ms of CPU a call in GIL hand-offs between the
 thread and the loop (10,000 hands: 3.8-5.8 against 3.0-4.7 ms of server and client CPU a
 call, ``docs/performance.md``), and a cancel could not stop it sooner anyway."""
-
-
-@dataclass(frozen=True)
-class Unreadable:
-    """Request bytes that are not a message of the expected type, or (``too_long``) more
-    than any request within the request limits takes, refused unparsed."""
-
-    type_name: str
-    reason: str
-    too_long: bool = False
-
-    def status(self) -> status_pb2.Status:
-        if self.too_long:
-            return status(code_pb2.RESOURCE_EXHAUSTED, self.reason)
-        return status(
-            code_pb2.INVALID_ARGUMENT,
-            f"the request is not a readable {self.type_name} message: {self.reason}",
-        )
 
 
 def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadable]:
@@ -313,7 +287,6 @@ class HandEvaluatorServicer:
             raise AssertionError("context.abort_with_status returns only by raising")
         if self._drain.begun:
             await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
-        started = time.perf_counter()
         reservation: Reservation | None = None
         try:
             if cost is not None:
@@ -324,32 +297,26 @@ class HandEvaluatorServicer:
             else:
                 assert reservation is not None, "work bound for the pool reserves its cost"
                 reply = await self._in_pool(work, request, stop, reservation)
-        except InvalidRequest as error:
-            problem = invalid_argument(error.violations)
-        except (BatchTooLarge, RequestTooLarge, TooManySamples, OverBudget) as error:
-            problem = status(code_pb2.RESOURCE_EXHAUSTED, str(error))
-        except (BatchCancelled, OddsStopped):
-            if _deadline_passed(context):
-                await _abort_late(context)
-            if not self._drain.work_may_go_on():
-                await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
-            problem = status(code_pb2.CANCELLED, "the call was cancelled")
-        except Exception:
-            problem = _internal(method, request)
+        except Exception as error:
+            if isinstance(error, STOPPED):
+                await self._abort_if_late_or_draining(context)
+            problem = failure(error, method, request)
         else:
-            if len(reply) > self._max_reply_bytes:
-                problem = status(
-                    code_pb2.RESOURCE_EXHAUSTED,
-                    f"the reply is {len(reply):,} bytes; this server sends at most "
-                    f"{self._max_reply_bytes:,} (--max-message-bytes)",
-                )
-            else:
-                _record(request, time.perf_counter() - started)
+            if len(reply) <= self._max_reply_bytes:
                 return reply
+            problem = reply_too_large(len(reply), self._max_reply_bytes)
         if isinstance(game := getattr(request, "game", None), int):
-            metrics.record_error(game, _reason(problem))
+            metrics.record_error(game, reason(problem))
         await context.abort_with_status(rpc_status.to_status(problem))
         raise AssertionError("context.abort_with_status returns only by raising")
+
+    async def _abort_if_late_or_draining(self, context: grpc.aio.ServicerContext) -> None:
+        """A batch or Odds stopped by its deadline or by the drain is answered so (a
+        stopped call is otherwise the caller's cancel)."""
+        if _deadline_passed(context):
+            await _abort_late(context)
+        if not self._drain.work_may_go_on():
+            await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
 
     def _keep_going(self, stop: threading.Event, deadline: float) -> bool:
         """Between chunks of a batch or Odds: not cancelled, before its deadline, and not
@@ -438,8 +405,12 @@ def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int) -> CallCost:
 
 
 def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:
+    """One hand (a unary call or a stream message), counted once scored."""
+    started = time.perf_counter()
     evaluation = evaluate(to_hand_request(request))
-    return to_evaluation(evaluation, request.game, request.request_id)
+    reply = to_evaluation(evaluation, request.game, request.request_id)
+    metrics.record_evaluation(request.game, 1, time.perf_counter() - started)
+    return reply
 
 
 def _list_games(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
@@ -447,26 +418,22 @@ def _list_games(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
 
 
 def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
+    """Counted as each seat's hand scored, and by how the game ended."""
+    started = time.perf_counter()
     outcome = showdown(to_showdown_request(request))
+    reply = to_showdown_response(outcome, request.game, request.request_id)
+    metrics.record_evaluation(request.game, len(request.seats), time.perf_counter() - started)
     metrics.record_ending(outcome.ending)
-    return to_showdown_response(outcome, request.game, request.request_id)
+    return reply
 
 
 def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
     """A stream's reply: the evaluation, or one carrying ``error`` so the stream goes on."""
-    started = time.perf_counter()
     try:
-        reply = _evaluate(request)
-    except InvalidRequest as error:
-        problem = invalid_argument(error.violations)
-    except RequestTooLarge as error:
-        problem = status(code_pb2.RESOURCE_EXHAUSTED, str(error))
-    except Exception:
-        problem = _internal("EvaluateStream", request)
-    else:
-        metrics.record_evaluation(request.game, 1, time.perf_counter() - started)
-        return reply
-    metrics.record_error(request.game, _reason(problem))
+        return _evaluate(request)
+    except Exception as error:
+        problem = failure(error, "EvaluateStream", request)
+    metrics.record_error(request.game, reason(problem))
     return pb.Evaluation(request_id=request.request_id, game=request.game, error=problem)
 
 
@@ -480,39 +447,3 @@ async def _abort_late(context: grpc.aio.ServicerContext) -> NoReturn:
         grpc.StatusCode.DEADLINE_EXCEEDED, "the deadline passed before the server could answer"
     )
     raise AssertionError("context.abort returns only by raising")
-
-
-def _record(request: Message, seconds: float) -> None:
-    """Count what a successful call scored: one hand, or each seat of a showdown. ListGames
-    scores nothing, and a batch counts its own hands (``EvaluateBatch``)."""
-    game = getattr(request, "game", None)
-    batch = isinstance(request, pb.EvaluateBatchRequest)
-    if not isinstance(game, int) or batch or isinstance(request, pb.OddsRequest):
-        return  # Odds counts its run-outs (``record_odds``)
-    hands = len(request.seats) if isinstance(request, pb.ShowdownRequest) else 1
-    metrics.record_evaluation(game, hands, seconds)
-
-
-def _reason(problem: status_pb2.Status) -> str:
-    """The ``reason`` label: the status code's name, e.g. ``invalid_argument``."""
-    return str(code_pb2.Code.Name(problem.code)).lower()
-
-
-def _internal(method: str, request: Message) -> status_pb2.Status:
-    """Log the bug being handled (with the stack) and the status the caller gets instead."""
-    incident = uuid.uuid4().hex[:12]
-    shape = _request_shape(request)
-    log_event("error", logging.ERROR, exc_info=True, method=method, incident=incident, **shape)
-    return status(code_pb2.INTERNAL, f"internal error, incident {incident}: the server logged it")
-
-
-def _request_shape(request: Message) -> dict[str, int]:
-    """What a log may say about a request: enum values, sizes and counts, never cards or ids."""
-    shape: dict[str, int] = {}
-    for field in request.DESCRIPTOR.fields:
-        value = getattr(request, field.name)
-        if field.is_repeated or field.type == field.TYPE_BYTES:
-            shape[f"{field.name}_len"] = len(value)
-        elif field.type in (field.TYPE_ENUM, field.TYPE_UINT32, field.TYPE_UINT64):
-            shape[field.name] = int(value)
-    return shape

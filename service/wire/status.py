@@ -1,5 +1,6 @@
 """``google.rpc.Status`` with BadRequest field violations: written (server, in-process CLI)
-and read (client), so both halves of its message format are stated here once.
+and read (client), so both halves of its message format are stated here once, with the
+codes of the refusals the core and the request limits raise (``refusal``).
 
 A refusal's message is ``lead: field: description (and N more problems)``: the first
 violation restated for logs that keep only the message; the BadRequest detail lists the
@@ -14,7 +15,10 @@ from collections.abc import Sequence
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
-from evaluators.cards import Violation, cap, problem_count
+from evaluators.batch import BatchTooLarge
+from evaluators.cards import InvalidRequest, Violation, cap, problem_count
+from evaluators.odds import TooManySamples
+from service.wire.request_limits import RequestTooLarge
 
 MAX_TEXT = 400
 """Longest field path or description sent back: a caller's text is echoed in messages (the
@@ -57,6 +61,22 @@ def _summary(message: str, violations: Sequence[Violation]) -> str:
 
 def invalid_argument(violations: Sequence[Violation]) -> status_pb2.Status:
     return status(code_pb2.INVALID_ARGUMENT, "invalid request", violations)
+
+
+OVER_A_LIMIT = (RequestTooLarge, BatchTooLarge, TooManySamples)
+"""A request over one of the server's limits: RESOURCE_EXHAUSTED, naming the limit."""
+
+
+def refusal(error: Exception) -> status_pb2.Status | None:
+    """The status docs/api.md gives a request the rules or the limits refuse: an
+    InvalidRequest is INVALID_ARGUMENT listing its violations, a request ``OVER_A_LIMIT``
+    RESOURCE_EXHAUSTED with the error's message; None for any other error. The server and
+    the CLI's in-process answers both refuse through it."""
+    if isinstance(error, InvalidRequest):
+        return invalid_argument(error.violations)
+    if isinstance(error, OVER_A_LIMIT):
+        return status(code_pb2.RESOURCE_EXHAUSTED, str(error))
+    return None
 
 
 def violations(status: status_pb2.Status) -> list[tuple[str, str]]:
