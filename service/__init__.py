@@ -1,1 +1,2 @@
-"""handeval's service side: the gRPC server, its typed client and the CLI."""
+"""handeval's service side: the wire layer (``wire``), the gRPC server (``server``), its
+typed client (``client``) and the CLI (``cli``), started through ``launcher``."""
