@@ -13,7 +13,10 @@
  * A batch of full rows (no padding byte: what a game server sends) is first tried with
  * the padding byte refused too, so the sizes are the row widths, checked once; a batch
  * that fails that try is screened again row by row, padding counted. The verdict says
- * whether the rows held no padding, which spares the caller its own search.
+ * whether the rows held no padding, which spares the caller its own search. Full rows go
+ * 16 bytes at a time where the CPU allows: rows without a table with SSSE3
+ * (``vector_rows``), hands with a table each two rows to an AVX2 register
+ * (``vector_own_rows``); the byte-at-a-time loops stay for the rest and other CPUs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -21,7 +24,7 @@
 #include <string.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
-#define HAVE_SSSE3_PATH 1
+#define HAVE_X86_VECTORS 1
 #endif
 
 enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
@@ -116,7 +119,7 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
     return bad == 0;
 }
 
-#ifdef HAVE_SSSE3_PATH
+#ifdef HAVE_X86_VECTORS
 static int has_ssse3;
 
 /* Full rows of ``width`` (2-8) bytes against no table, 16 bytes at a time (as many rows as
@@ -156,7 +159,7 @@ vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize
 static int full_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                        Py_ssize_t width, uint64_t refused, uint64_t table_cards)
 {
-#ifdef HAVE_SSSE3_PATH
+#ifdef HAVE_X86_VECTORS
     if (has_ssse3 && !table_cards && width >= 2 && width <= 8 && rules->first_refused > 0
         && rules->first_refused < 256) {
         Py_ssize_t done = vector_rows(rules, hands, count, width);
@@ -227,7 +230,7 @@ static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssi
     return bad == 0;
 }
 
-#ifdef HAVE_SSSE3_PATH
+#ifdef HAVE_X86_VECTORS
 static int has_avx2;
 
 /* Full hands with a full table each, two rows at a time (one per 16-byte half of an AVX2
@@ -304,7 +307,7 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
 static int full_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count,
                     Py_ssize_t width, const uint8_t *tables, Py_ssize_t table_width)
 {
-#ifdef HAVE_SSSE3_PATH
+#ifdef HAVE_X86_VECTORS
     if (has_avx2 && width >= 1 && width <= 8 && table_width >= 1 && table_width <= 8
         && width + table_width <= 16 && rules->first_refused > 0 && rules->first_refused < 256
         && (!rules->distinct_table_ranks || rules->first_refused <= 52)) {
@@ -460,7 +463,7 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__screen(void)
 {
-#ifdef HAVE_SSSE3_PATH
+#ifdef HAVE_X86_VECTORS
     __builtin_cpu_init();
     has_ssse3 = __builtin_cpu_supports("ssse3");
     has_avx2 = __builtin_cpu_supports("avx2");
