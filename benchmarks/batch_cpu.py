@@ -1,11 +1,12 @@
 """CPU and page faults per EvaluateBatch call, against an Echo of the same bytes.
 
-``python -m benchmarks.batch_cpu [--hands N] [--rounds R] [--seconds S]`` starts the bench
-server (``benchmarks.bench_service``) and, in interleaved rounds of ``S`` seconds, calls
-Echo, EvaluateBatch with column replies and with packed ones from 2 client threads, each
-of N 7-card poker hands (the benchmark's seeded deal). For each it reads the server's CPU
-and minor faults from ``/proc/<pid>/stat`` and this process's from ``os.times`` and
-``getrusage`` before and after, and prints the medians per call.
+``python -m benchmarks.batch_cpu [--hands N] [--rounds R] [--seconds S] [--tonk]`` starts
+the bench server (``benchmarks.bench_service``) and, in interleaved rounds of ``S``
+seconds, calls Echo, EvaluateBatch with column replies and with packed ones from 2 client
+threads, each of N 7-card poker hands (the benchmark's seeded deal); with ``--tonk``, Echo
+and column replies of N random 10-card Tonk hands (``grpc_bench.tonk_group``). For each
+it reads the server's CPU and minor faults from ``/proc/<pid>/stat`` and this process's
+from ``os.times`` and ``getrusage`` before and after, and prints the medians per call.
 
 Why CPU and not rate: on a shared 2-core VM a call's rate moves by a third within a
 minute, while the CPU a call takes moves far less; with client and server on the same two
@@ -25,8 +26,8 @@ from dataclasses import dataclass
 
 import grpc
 
-from benchmarks.grpc_bench import batch_group, bench_server, hammer, new_channel
-from benchmarks.hands import named_deal
+from benchmarks.grpc_bench import batch_group, bench_server, hammer, new_channel, tonk_group
+from benchmarks.hands import named_deal, tonk_deal
 from evaluators.inputs import Game
 from service.allocator import retain_freed_memory
 
@@ -63,12 +64,21 @@ def _client_usage() -> tuple[float, int]:
 
 
 def run(
-    hands: int, rounds: int, seconds: float, progress: Callable[[str], None] = print
+    hands: int,
+    rounds: int,
+    seconds: float,
+    progress: Callable[[str], None] = print,
+    tonk: bool = False,
 ) -> list[PerCall]:
     """One bench server; Echo, columns and packed (``grpc_bench.batch_group``) measured in
-    ``rounds`` interleaved rounds on the benchmark's seeded 7-card deal; each layout's
-    medians per call."""
-    group = batch_group(named_deal("poker-7", "", Game.POKER_HIGH, hands, 7, 0).hands)
+    ``rounds`` interleaved rounds on the benchmark's seeded 7-card deal, or with ``tonk``
+    Echo and columns of 10-card Tonk hands (``tonk_group``); each layout's medians per
+    call."""
+    if tonk:
+        group = tonk_group(tonk_deal(10, False, hands).hands)
+    else:
+        group = batch_group(named_deal("poker-7", "", Game.POKER_HIGH, hands, 7, 0).hands)
+    layouts = LAYOUTS[: len(group)]
     server = bench_server()
     samples: list[list[tuple[int, float, float, float, float]]] = [[] for _ in group]
     try:
@@ -76,7 +86,7 @@ def run(
         for channel in channels:
             grpc.channel_ready_future(channel).result(timeout=60)
         for number in range(rounds):
-            for layout, (_, make), rows in zip(LAYOUTS, group, samples, strict=True):
+            for layout, (_, make), rows in zip(layouts, group, samples, strict=True):
                 progress(f"round {number + 1} of {rounds}: {layout}")
                 server_before, client_before = _server_usage(server.pid), _client_usage()
                 measured = hammer(channels, make, seconds, min(0.3, seconds / 2))
@@ -101,7 +111,7 @@ def run(
             sum(s[0] for s in rows),
             *(statistics.median(s[k] for s in rows) for k in range(1, 5)),
         )
-        for layout, rows in zip(LAYOUTS, samples, strict=True)
+        for layout, rows in zip(layouts, samples, strict=True)
     ]
 
 
@@ -112,11 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hands", type=int, default=100_000, help="hands a call (100,000)")
     parser.add_argument("--rounds", type=int, default=5, help="interleaved rounds (5)")
     parser.add_argument("--seconds", type=float, default=2.0, help="seconds a window (2)")
+    parser.add_argument(
+        "--tonk", action="store_true", help="10-card Tonk hands, Echo and columns only"
+    )
     args = parser.parse_args(argv)
     retain_freed_memory()  # as benchmarks.run does: the client decodes as advised
-    results = run(args.hands, args.rounds, args.seconds, lambda line: print(line, flush=True))
+    results = run(
+        args.hands, args.rounds, args.seconds, lambda line: print(line, flush=True), args.tonk
+    )
     echo = results[0]
-    print(f"\n{args.hands:,} 7-card hands a call, medians of {args.rounds} rounds, per call")
+    kind = "10-card Tonk" if args.tonk else "7-card"
+    print(f"\n{args.hands:,} {kind} hands a call, medians of {args.rounds} rounds, per call")
     print(f"{'layout':8} {'calls':>6} {'server ms':>10} {'client ms':>10} {'total ms':>9} "
           f"{'faults srv':>10} {'faults cli':>10} {'Echo/this':>9}")  # fmt: skip
     for r in results:

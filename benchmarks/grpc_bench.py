@@ -245,6 +245,24 @@ def batch_group(hands: npt.NDArray[np.uint8]) -> list[Member]:
     ]
 
 
+def tonk_group(hands: npt.NDArray[np.uint8]) -> list[Member]:
+    """Echo of 10-card Tonk hands' bytes (the ceiling), then EvaluateBatch of them with
+    column replies: the slowest game's batch against the transport of the same bytes."""
+    size = len(hands)
+    echo = bench_pb.EchoRequest(payload=hands.tobytes())
+    request = batch_request(Game.TONK, hands, columns=True)
+    return [
+        (
+            f"Echo {size:,} Tonk-10 hands' bytes (ceiling)",
+            functools.partial(_echo_call, request=echo),
+        ),
+        (
+            f"EvaluateBatch {size:,} Tonk-10 hands, columns",
+            functools.partial(_batch_call, request=request),
+        ),
+    ]
+
+
 def run_grpc(
     deal: NamedDeal,
     seconds: float,
@@ -252,10 +270,12 @@ def run_grpc(
     threads: int,
     repeats: int,
     progress: Callable[[str], None],
+    tonk: NamedDeal | None = None,
 ) -> list[GrpcResult]:
     """Every gRPC figure against one fresh bench server: each group (Noop and Evaluate; per
-    batch size Echo, columns and packed) measured in ``repeats`` interleaved rounds, each
-    figure the median round's."""
+    batch size Echo, columns and packed; with ``tonk``, its 10-card hands at the largest
+    size, Echo and columns) measured in ``repeats`` interleaved rounds, each figure the
+    median round's."""
     server = bench_server()
     results: list[GrpcResult] = []
     try:
@@ -296,9 +316,11 @@ def run_grpc(
                 note=f"{threads} streams",
             )
         )
-        for size in batch_sizes:
-            hands = deal.hands[:size]
-            group = batch_group(hands)
+        groups = [(deal.hands[:size], batch_group) for size in batch_sizes]
+        if tonk is not None and batch_sizes:
+            groups.append((tonk.hands[: max(batch_sizes)], tonk_group))
+        for hands, make_group in groups:
+            size, group = len(hands), make_group(hands)
             note = f"2 client threads, {hands.nbytes:,} bytes a request"
             for (name, _), runs in zip(
                 group, interleaved(group, channels[:2], seconds, repeats, progress), strict=True

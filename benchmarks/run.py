@@ -378,7 +378,9 @@ def run_tonk_sizes(deals: Sequence[NamedDeal], config: Config, progress: Progres
     return rows
 
 
-def run_grpc_section(deal: NamedDeal, config: Config, progress: Progress) -> list[Row]:
+def run_grpc_section(
+    deal: NamedDeal, tonk: NamedDeal, config: Config, progress: Progress
+) -> list[Row]:
     rows = [
         Row(
             "grpc",
@@ -396,6 +398,7 @@ def run_grpc_section(deal: NamedDeal, config: Config, progress: Progress) -> lis
             config.grpc_threads,
             config.grpc_repeats,
             progress,
+            tonk,
         )
     ]
     times = []
@@ -609,7 +612,7 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 f"EvaluateBatch {short} columns e2e vs Echo of the same bytes",
                 "EvaluateBatch",
                 "Echo",
-                grpc_ratio(columns, f"Echo {size}"),
+                grpc_ratio(columns, f"Echo {size} hands'"),
                 0.5,
             ),
             Target(
@@ -620,6 +623,18 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 2,
             ),
         ]
+    tonk = next((r for r in rows if "Tonk-10 hands, columns" in r.method), None)
+    if tonk is not None:
+        size = tonk.method.split()[1]
+        out.append(
+            Target(
+                f"EvaluateBatch {size} 10-card Tonk columns e2e vs Echo",
+                "EvaluateBatch",
+                "Echo",
+                grpc_ratio(tonk.method, f"Echo {size} Tonk-10"),
+                0.4,
+            )
+        )
     out.append(
         Target(
             "unary Evaluate vs Noop",
@@ -887,7 +902,7 @@ def main(argv: list[str] | None = None) -> int:
     if "peers" in sections:
         steps += 2 * 6 + len(tonk_small) + 2 + 1 + config.repeats
     if "grpc" in sections:
-        rounds = config.grpc_repeats * (2 + 3 * len(config.grpc_batches))
+        rounds = config.grpc_repeats * (2 + 3 * len(config.grpc_batches) + 2)
         steps += rounds + 1 + config.startup_repeats
     if "odds" in sections:
         steps += odds_bench.steps()
@@ -910,7 +925,7 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(0 if ompeval_rows else 1 + config.repeats):
             progress("peers: OMPEval skipped")
     if "grpc" in sections:
-        rows += run_grpc_section(by_key["poker-7"], config, progress)
+        rows += run_grpc_section(by_key["poker-7"], by_key["tonk-10-random"], config, progress)
     odds_table = ""
     if "odds" in sections:
         odds_table, odds_rows = run_odds_section(config, progress)

@@ -69,9 +69,9 @@ class BatchTooLarge(Exception):
 
 def read_batch(
     game: Game | None,
-    hands: bytes,
+    hands: bytes | memoryview,
     hand_size: int,
-    tables: bytes,
+    tables: bytes | memoryview,
     table_size: int,
     options: Options,
     max_hands: int,
@@ -88,8 +88,8 @@ def read_batch(
     verdict = screen(rules, hand_matrix, table_matrix)
     if not verdict:
         check(rules, hand_matrix, table_matrix)
-    hands_full = verdict & _screen.HANDS_FULL or _EMPTY_BYTE not in hands
-    tables_full = verdict & _screen.TABLES_FULL or _EMPTY_BYTE not in tables
+    hands_full = verdict & _screen.HANDS_FULL or EMPTY not in hand_matrix
+    tables_full = verdict & _screen.TABLES_FULL or EMPTY not in table_matrix
     return BatchRequest(
         rules.game,
         hand_matrix if hands_full else _packed(hand_matrix),
@@ -100,9 +100,9 @@ def read_batch(
 
 def evaluate_batch(
     game: Game | None,
-    hands: bytes,
+    hands: bytes | memoryview,
     hand_size: int,
-    tables: bytes,
+    tables: bytes | memoryview,
     table_size: int,
     options: Options,
     max_hands: int,
@@ -118,7 +118,11 @@ def evaluate_batch(
 
 
 def _shape(
-    hands: bytes, hand_size: int, tables: bytes, table_size: int, max_hands: int
+    hands: bytes | memoryview,
+    hand_size: int,
+    tables: bytes | memoryview,
+    table_size: int,
+    max_hands: int,
 ) -> tuple[Matrix, Matrix]:
     """(N, hand_size) and (1 or N, table_size) views of the bytes, or the shape's problems."""
     violations = [
@@ -178,7 +182,6 @@ def _packed(rows: Matrix) -> Matrix:
     return np.ascontiguousarray(np.take_along_axis(rows, order, axis=1)[:, :width])
 
 
-_EMPTY_BYTE = bytes([EMPTY])
 _NOT_A_CARD_BIT = 1 << 63
 _JOKER_BITS = (1 << JOKER_1) | (1 << JOKER_2)
 

@@ -15,3 +15,12 @@ def test_one_round_counts_cpu_for_echo_and_both_layouts() -> None:
     for r in results:
         assert r.calls > 0
         assert r.server_ms > 0 and r.client_ms >= 0
+
+
+@pytest.mark.slow
+def test_the_tonk_round_counts_cpu_for_echo_and_columns() -> None:
+    results = batch_cpu.run(
+        hands=1_000, rounds=1, seconds=0.3, progress=lambda line: None, tonk=True
+    )
+    assert [r.layout for r in results] == ["Echo", "columns"]
+    assert all(r.calls > 0 and r.server_ms > 0 for r in results)

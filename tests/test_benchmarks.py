@@ -65,7 +65,10 @@ def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
     assert ("skipped: needs" in run.stdout) == (not with_odds)
     assert all(row["rate"] > 0 for row in figures["rows"])
     assert figures["machine"]["cores"] >= 1
-    assert {t["what"] for t in figures["targets"]} >= {"unary Evaluate vs Noop"}
+    assert {t["what"] for t in figures["targets"]} >= {
+        "unary Evaluate vs Noop",
+        "EvaluateBatch 10,000 10-card Tonk columns e2e vs Echo",
+    }
     assert "Targets (issues 5 and 16)" in run.stdout
     if importlib.util.find_spec("matplotlib") is not None:
         assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

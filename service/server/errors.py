@@ -32,8 +32,12 @@ STOPPED = (BatchCancelled, OddsStopped)
 """A batch or Odds stopped between chunks: cancelled, past its deadline, or drained."""
 
 
-def failure(error: Exception, method: str, request: Message) -> status_pb2.Status:
-    """The status of a call (or one stream message) of ``method`` that raised ``error``."""
+def failure(
+    error: Exception, method: str, request: Message, sizes: dict[str, int] | None = None
+) -> status_pb2.Status:
+    """The status of a call (or one stream message) of ``method`` that raised ``error``;
+    ``sizes`` adds to a logged bug's request shape what its message no longer holds (a
+    batch's ``hands`` and ``tables``, read beside it)."""
     refused = refusal(error)
     if refused is not None:
         return refused
@@ -41,7 +45,7 @@ def failure(error: Exception, method: str, request: Message) -> status_pb2.Statu
         return status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     if isinstance(error, STOPPED):
         return status(code_pb2.CANCELLED, "the call was cancelled")
-    return _internal(method, request)
+    return _internal(method, request, sizes)
 
 
 def reply_too_large(size: int, limit: int) -> status_pb2.Status:
@@ -75,10 +79,10 @@ def reason(problem: status_pb2.Status) -> str:
     return str(code_pb2.Code.Name(problem.code)).lower()
 
 
-def _internal(method: str, request: Message) -> status_pb2.Status:
+def _internal(method: str, request: Message, sizes: dict[str, int] | None) -> status_pb2.Status:
     """Log the bug being handled (with the stack) and the status the caller gets instead."""
     incident = uuid.uuid4().hex[:12]
-    shape = request_shape(request)
+    shape = request_shape(request) | (sizes or {})
     log_event("error", logging.ERROR, exc_info=True, method=method, incident=incident, **shape)
     return status(code_pb2.INTERNAL, f"internal error, incident {incident}: the server logged it")
 

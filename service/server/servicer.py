@@ -53,6 +53,7 @@ from service.server.limits import (
 )
 from service.server.uploads import Uploads
 from service.wire import batch_reply
+from service.wire.batch_request import BatchCall, read_batch_call
 from service.wire.enums import to_game
 from service.wire.replies import (
     to_evaluation,
@@ -74,15 +75,18 @@ thread and the loop (10,000 hands: 3.8-5.8 against 3.0-4.7 ms of server and clie
 call, ``docs/performance.md``), and a cancel could not stop it sooner anyway."""
 
 
-def _reader(message_type: type[Message]) -> Callable[[bytes], Message | Unreadable]:
+def _reader(message_type: type[Message]) -> Callable[[bytes], Message | BatchCall | Unreadable]:
+    """The request's message, ``Unreadable`` when it is none or too long; a batch request
+    is read with its hands and tables left in grpc's bytes (``batch_request``)."""
     name = message_type.DESCRIPTOR.full_name
     limit = MAX_REQUEST_BYTES.get(name)
+    parse = read_batch_call if message_type is pb.EvaluateBatchRequest else message_type.FromString
 
-    def read(data: bytes) -> Message | Unreadable:
+    def read(data: bytes) -> Message | BatchCall | Unreadable:
         if limit is not None and len(data) > limit:
             return Unreadable(name, too_many_bytes(name, len(data), limit), too_long=True)
         try:
-            return message_type.FromString(data)
+            return parse(data)
         except Exception as error:
             return Unreadable(message_type.DESCRIPTOR.full_name, str(error) or type(error).__name__)
 
@@ -206,13 +210,14 @@ class HandEvaluatorServicer:
             raise AssertionError("context.abort returns only by raising") from None
 
     async def EvaluateBatch(
-        self, request: pb.EvaluateBatchRequest | Unreadable, context: grpc.aio.ServicerContext
+        self, request: BatchCall | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
         """The reply is a serialised ``EvaluateBatchResponse`` (``service.wire.batch_reply``):
         byte columns when the request sets ``columns``, else the packed fields.
 
-        The batch counts its own metrics from its result: each read of ``hands`` on the
-        request copies its bytes (upb makes a new ``bytes`` each time), so it is read once.
+        The request's ``hands`` and ``tables`` arrive beside its message, read once
+        (``batch_request``: in a large request, left in grpc's bytes, not copied); the
+        batch counts its own metrics from its result.
 
         A batch of at most ``INLINE_BATCH_HANDS`` hands is scored on the loop, in one pass;
         a larger one in the pool, in chunks that stop when the call is cancelled.
@@ -220,7 +225,10 @@ class HandEvaluatorServicer:
         remaining = remaining_seconds(context)
         deadline = math.inf if remaining is None else time.monotonic() + remaining
         stop = threading.Event()
-        hands = request.hands if isinstance(request, pb.EvaluateBatchRequest) else b""
+        message = request.message if isinstance(request, BatchCall) else request
+        hands, tables = (
+            (request.hands, request.tables) if isinstance(request, BatchCall) else (b"", b"")
+        )
 
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
             started = time.perf_counter()
@@ -229,7 +237,7 @@ class HandEvaluatorServicer:
                     to_game(batch.game),
                     hands,
                     batch.hand_size,
-                    batch.tables,
+                    tables,
                     batch.table_size,
                     to_options(batch.options),
                     self._max_batch_hands,
@@ -244,15 +252,16 @@ class HandEvaluatorServicer:
             metrics.record_evaluation(batch.game, scored, time.perf_counter() - started)
             return reply
 
-        one_pass = isinstance(request, pb.EvaluateBatchRequest) and len(hands) <= (
-            INLINE_BATCH_HANDS * max(request.hand_size, 1)
+        one_pass = isinstance(message, pb.EvaluateBatchRequest) and len(hands) <= (
+            INLINE_BATCH_HANDS * max(message.hand_size, 1)
         )
 
         def cost(batch: pb.EvaluateBatchRequest) -> CallCost:
-            return _batch_cost(batch, len(hands))
+            return _batch_cost(batch, len(hands), len(tables))
 
+        sizes = {"hands_len": len(hands), "tables_len": len(tables)}
         return await self.answer(
-            context, "EvaluateBatch", request, work, None if one_pass else stop, cost
+            context, "EvaluateBatch", message, work, None if one_pass else stop, cost, sizes
         )
 
     async def Showdown(
@@ -273,13 +282,16 @@ class HandEvaluatorServicer:
         work: Callable[[Request], Message | bytes],
         stop: threading.Event | None = None,
         cost: Callable[[Request], CallCost] | None = None,
+        sizes: dict[str, int] | None = None,
     ) -> bytes:
         """``work(request)``'s reply as bytes, or the call aborted with the status docs/api.md
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
         ``work`` runs in the pool and ``stop`` is set when the call is cancelled.
 
         A call with a ``cost`` (a batch, Odds) reserves it from ``costs`` first
-        (``reserve``); one without is scored on the loop, where it holds nothing."""
+        (``reserve``); one without is scored on the loop, where it holds nothing. ``sizes``
+        are the lengths of fields read beside the message (a batch's hands and tables), for
+        the log of an internal error."""
         if _deadline_passed(context):
             await _abort_late(context)
         if isinstance(request, Unreadable):
@@ -300,7 +312,7 @@ class HandEvaluatorServicer:
         except Exception as error:
             if isinstance(error, STOPPED):
                 await self._abort_if_late_or_draining(context)
-            problem = failure(error, method, request)
+            problem = failure(error, method, request, sizes)
         else:
             if len(reply) <= self._max_reply_bytes:
                 return reply
@@ -393,14 +405,14 @@ class HandEvaluatorServicer:
         return await self.answer(context, "Odds", request, work, stop, cost)
 
 
-def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int) -> CallCost:
+def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int, tables_bytes: int) -> CallCost:
     """A batch's cost at its game's rate (the default rate for a game it lacks, which is
     refused anyway): its hands, its request's bytes held while it runs, and the largest
     reply it can have (``REPLY_BYTES_PER_HAND``)."""
     hands = hands_bytes // max(request.hand_size, 1)
     game = to_game(request.game)
     per_hand = GAMES[game].batch_cost if game is not None else BATCH_HAND_COST
-    request_bytes = hands_bytes + len(request.tables)
+    request_bytes = hands_bytes + tables_bytes
     return batch_cost(per_hand, hands, request_bytes, hands * REPLY_BYTES_PER_HAND)
 
 

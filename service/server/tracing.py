@@ -36,6 +36,7 @@ from service.server import trace_phases
 from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
 from service.server.logs import log_event
 from service.server.servicer import SERVICE
+from service.wire.batch_request import BatchCall
 
 if TYPE_CHECKING:
     from opentelemetry.trace import Tracer
@@ -87,6 +88,9 @@ def stamp_trace_id(record: logging.LogRecord) -> bool:
 def hands_of(request: Any) -> int:
     """The hands a request scores: a batch's hands, a showdown's or Odds' seats, else one
     (none for bytes that were no request)."""
+    if isinstance(request, BatchCall):
+        hand_size = request.message.hand_size
+        return len(request.hands) // hand_size if hand_size else 0
     if not isinstance(request, Message):
         return 0
     fields, message = request.DESCRIPTOR.fields_by_name, _as_any(request)
@@ -105,6 +109,8 @@ def _as_any(message: Message) -> Any:
 
 def game_of(request: Any) -> str:
     """The wire name of a request's game (``GAME_TONK``), or ``""`` when it has none."""
+    if isinstance(request, BatchCall):
+        request = request.message
     game = getattr(request, "game", None) if isinstance(request, Message) else None
     if game is None:
         return ""

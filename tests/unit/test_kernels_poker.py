@@ -231,6 +231,86 @@ def test_full_rows_without_a_table_give_the_reference_verdict_at_every_width(gam
             assert got == want, (width, count, hands.tolist())
 
 
+def spoiled_with_a_table(
+    rng: np.random.Generator,
+    hands: Matrix,
+    tables: Matrix,
+    distinct_ranks: bool,
+    padding: bool = True,
+) -> None:
+    """One byte of one row changed in place: a non-card, a joker, padding (unless not
+    ``padding``: a short row may be valid), a repeat within the hand or the table or
+    between them, or (for a game whose table may not pair) a card of a rank the table
+    already shows."""
+    row = int(rng.integers(len(hands)))
+    hand, table = hands[row], tables[row]
+    target = hand if rng.random() < 0.5 else table
+    place = int(rng.integers(len(target)))
+    choices = [52, JOKER_2, 54, 200, int(table[(place + 1) % len(table)])]
+    choices += [EMPTY] if padding else []
+    if len(hand) > 1 or target is table:
+        choices.append(int(hand[(place + 1) % len(hand)]))
+    if distinct_ranks and len(table) > 1 and target is table:
+        other = int(table[(place + 1) % len(table)])
+        choices.append(other ^ 1)  # same rank, another suit
+    target[place] = choices[int(rng.integers(len(choices)))]
+
+
+@pytest.mark.parametrize("game", [g for g in Game if GAMES[g].table_max > 0], ids=str)
+def test_full_rows_with_a_table_each_give_the_reference_verdict_at_every_width(
+    game: Game,
+) -> None:
+    # The two-rows-a-register screen (a full hand and a full table per row): every hand
+    # and table width the game takes, batches of every length around a load's rows, one
+    # byte spoiled anywhere, most often a repeat or a pairing the vector compares must see.
+    rules = GAMES[game]
+    rng = np.random.default_rng(len(game.value) + 11)
+    for width in range(max(rules.hand_min, 1), rules.hand_max + 1):
+        for table_width in range(max(rules.table_min, 1), rules.table_max + 1):
+            if not rules.cards_min <= width + table_width <= rules.cards_max:
+                continue
+            for count in range(1, 24):
+                deals = random_deals(count, width + table_width, int(rng.integers(1 << 30)))
+                hands = np.ascontiguousarray(deals[:, :width])
+                tables = np.ascontiguousarray(deals[:, width:])
+                if rng.random() < 0.8:
+                    spoiled_with_a_table(rng, hands, tables, rules.distinct_table_ranks)
+                got, want = screened(game, hands, tables)
+                assert got == want, (width, table_width, hands.tolist(), tables.tolist())
+
+
+@pytest.mark.parametrize(
+    ("game", "width", "table_width"),
+    [(Game.NUMBERS, 5, 7), (Game.FLOP_A, 3, 5), (Game.HIGH_CARD, 5, 5), (Game.POKER_HIGH, 2, 5)],
+    ids=str,
+)
+def test_large_batches_with_a_table_each_are_refused_for_one_bad_byte_anywhere(
+    game: Game, width: int, table_width: int
+) -> None:
+    # 20,000 valid rows, then the same with one byte spoiled (no padding: a short row may
+    # be valid) at a random row, the first, the last and the middle included: the verdict
+    # flips every time.
+    rules = GAMES[game]
+    rng = np.random.default_rng(23)
+    deals = random_deals(20_000, width + table_width, seed=24)
+    hands = np.ascontiguousarray(deals[:, :width])
+    tables = np.ascontiguousarray(deals[:, width:])
+    if rules.distinct_table_ranks:
+        keep = ~batch._has_repeat((tables >> 2).astype(np.uint8))
+        hands, tables = hands[keep], tables[keep]
+    assert screened(game, hands, tables) == (True, True)
+    for row in [0, len(hands) - 1, len(hands) // 2, *rng.integers(len(hands), size=20)]:
+        spoilt_hands, spoilt_tables = hands.copy(), tables.copy()
+        spoiled_with_a_table(
+            np.random.default_rng(int(row)),
+            spoilt_hands[row : row + 1],
+            spoilt_tables[row : row + 1],
+            rules.distinct_table_ranks,
+            padding=False,
+        )
+        assert screened(game, spoilt_hands, spoilt_tables) == (False, False), row
+
+
 def test_full_rows_are_screened_as_full_and_padded_ones_are_not() -> None:
     rules = GAMES[Game.POKER_HIGH]
     hands = random_deals(1_000, 7, seed=9)
