@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -65,6 +65,25 @@ PotRule = Callable[[Figures, Declarations], Split]
 
 
 @dataclass(frozen=True)
+class CompiledPot:
+    """A game's pot rule as the compiled tally resolves it (``kernels._odds``, whose
+    comment states each shape): the game's ``OddsGame.showdown`` is the numpy reference
+    the tests hold it to, run-out by run-out.
+
+    ``shape``: one of ``_odds.BEST``, ``HALVES``, ``UNIQUE_BEST``, ``DECLARED``; ``second``:
+    the figure its second half reads; ``instant_pot``: the pot an instant win takes whole
+    (the discard games; None elsewhere); ``split_at``: the top figure at which a
+    ``UNIQUE_BEST`` tie splits instead of redealing; ``goes``: per declaration, whether
+    the seat goes (high, low) (``DECLARED``)."""
+
+    shape: int
+    second: Literal["low_strength", "value"] | None = None
+    instant_pot: int | None = None
+    split_at: int = 0
+    goes: Callable[[Declaration | None], tuple[bool, bool]] | None = None
+
+
+@dataclass(frozen=True)
 class Outcomes:
     """Run-outs of a single-pot game resolved: per seat, how many it took all or part of
     the pot on (``win``), its fractions of the pot summed (``share``) and their squares
@@ -103,9 +122,10 @@ class OddsGame:
     ``table_size``: the full table; ``table_pairs``: whether a new table card may share a
     rank with the table (False in the discard games: the dealer replaces it, so each new
     card is uniform over the unseen cards of ranks not yet on the table, and hands may
-    run out). ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU
-    and the chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server
-    admits a call by it.
+    run out). ``showdown`` is the pot rule in numpy, the reference for ``pot``, the same
+    rule as the compiled tally reads it (what Odds runs). ``runout_cost``: one run-out of
+    one seat, dealt, scored and resolved (CPU and the chunk's arrays, ``evaluators.costs``):
+    Odds sizes its chunks and the server admits a call by it.
     """
 
     hand_min: int
@@ -114,5 +134,6 @@ class OddsGame:
     table_pairs: bool
     figures: FiguresOf
     showdown: PotRule
+    pot: CompiledPot
     runout_cost: UnitCost
     known_hands: KnownHands | None = None

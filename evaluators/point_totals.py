@@ -24,7 +24,8 @@ from evaluators.discard import apply_discard, discard_figures, instant_win, sum_
 from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
-from evaluators.odds_rules import Declarations, Figures, FiguresOf, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, Figures, FiguresOf, Split
 from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -169,6 +170,10 @@ def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
         ]
     )
     return Split(fractions, odds_shared.no_redeal(fractions.shape[2]))
+
+
+ODDS_HIGH_LOW = CompiledPot(_odds.HALVES, second="low_strength", instant_pot=2)
+"""``odds_high_low`` as the compiled tally resolves it."""
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:

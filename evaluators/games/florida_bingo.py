@@ -74,6 +74,7 @@ RULES = GameRules(
         table_pairs=False,
         figures=point_totals.odds_figures(VALUES),
         showdown=point_totals.odds_high_low,
+        pot=point_totals.ODDS_HIGH_LOW,
         runout_cost=UnitCost(cpu_ns=160, bytes=96),
     ),
 )

@@ -29,7 +29,8 @@ from evaluators.discard import (
 from evaluators.figures import yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
-from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, Figures, OddsGame, Split
 from evaluators.results import BatchResult, BlackjackDetail, Evaluation
 from evaluators.showdown import resolve_single_pot
 
@@ -190,6 +191,7 @@ RULES = GameRules(
         table_pairs=False,
         figures=odds_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.BEST, instant_pot=0),
         runout_cost=UnitCost(cpu_ns=80, bytes=64),
     ),
 )

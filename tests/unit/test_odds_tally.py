@@ -1,0 +1,263 @@
+"""The compiled pot rules and tally (``kernels._odds``, each game's ``CompiledPot``) against
+each game's numpy pot rule (``OddsGame.showdown`` and ``odds_shared.first_out``), run-out by
+run-out: the same seats take the same pots split the same ways, the same instant wins and
+redeals, on the figures of real deals and on adversarial ones (every seat tied, ties at
+every level, instant wins for several seats at once, every Flop-A declaration).
+
+Counted tallies are compared exactly; weighted ones (the discard games' exact enumeration)
+to the numpy sums within a few ulps, as their order of addition differs. Every test is
+seeded.
+"""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import numpy.typing as npt
+import pytest
+
+from evaluators.inputs import Declaration, Game, Options
+from evaluators.kernels import _odds
+from evaluators.odds import odds, plan_odds, serves_odds
+from evaluators.odds_deal import enumerate_completions, sample_completions
+from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
+from evaluators.odds_rules import Declarations, Figures, OddsGame
+from evaluators.odds_shared import first_out
+from evaluators.registry import GAMES
+
+ODDS_GAMES = [game for game in GAMES if serves_odds(game)]
+DECLARATIONS = (Declaration.HIGH, Declaration.LOW, Declaration.BOTH)
+
+
+def _rules(game: Game) -> OddsGame:
+    rules = GAMES[game].odds
+    assert rules is not None
+    return rules
+
+
+def _kernel(
+    game: Game,
+    figures: Figures,
+    declarations: Declarations,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The compiled tally of one chunk: (sums with their carries folded in, squares)."""
+    rules = _rules(game)
+    pot = rules.pot
+    seats, pots = figures.strength.shape[0], len(GAMES[game].pots)
+    items = seats * pots * (2 * seats + 1) + seats + 2
+    sums = np.zeros(2 * items)
+    squares = np.zeros(2 * seats)
+    goes = [pot.goes(d) for d in declarations] if pot.goes else []
+    empty = np.zeros(0, dtype=np.int64)
+    _odds.tally(
+        pot.shape,
+        pots,
+        -1 if pot.instant_pot is None else pot.instant_pot,
+        pot.split_at,
+        seats,
+        np.ascontiguousarray(figures.strength),
+        np.ascontiguousarray(getattr(figures, pot.second)) if pot.second else empty,
+        empty if pot.instant_pot is None else np.ascontiguousarray(figures.out_after),
+        bytes(high for high, _ in goes),
+        bytes(low for _, low in goes),
+        np.zeros(0) if weights is None else weights,
+        sums,
+        squares,
+    )
+    return sums[:items] + sums[items:], squares[:seats] + squares[seats:]
+
+
+def _reference(
+    game: Game,
+    figures: Figures,
+    declarations: Declarations,
+    weights: npt.NDArray[np.float64] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """The same tally from the numpy pot rule: each seat's non-zero fraction of a pot is
+    1/d of the whole pot (d seats sharing it whole, or d/2 a half), counted at bucket d."""
+    rules = _rules(game)
+    split = rules.showdown(figures, declarations)
+    seats, pots, count = split.fractions.shape
+    buckets = 2 * seats + 1
+    weight = np.ones(count) if weights is None else weights
+    sums = np.zeros(seats * pots * buckets + seats + 2)
+    for s, p, r in zip(*np.nonzero(split.fractions), strict=True):
+        d = round(1 / split.fractions[s, p, r])
+        assert split.fractions[s, p, r] == 1 / d, "every share is 1/d of the pot"
+        sums[(s * pots + p) * buckets + d] += weight[r]
+    if not rules.table_pairs:
+        sums[seats * pots * buckets : seats * pots * buckets + seats] = (
+            first_out(figures.out_after) @ weight
+        )
+    sums[-2] = split.redeal @ weight
+    sums[-1] = weight.sum()
+    seat = split.fractions.sum(axis=1)
+    return sums, np.square(seat) @ weight
+
+
+def _deal_figures(game: Game, seats: int, count: int, seed: int) -> tuple[Figures, Declarations]:
+    """Figures of ``count`` sampled run-outs of ``seats`` seats with nothing known."""
+    rules = _rules(game)
+    declarations = [DECLARATIONS[s % 3] if game is Game.FLOP_A else None for s in range(seats)]
+    request = read_odds(
+        game, [(f"p{s}", [], rules.hand_max, declarations[s]) for s in range(seats)]
+    )
+    rows = sample_completions(plan_odds(request, 1).plan, np.random.default_rng(seed), count)
+    width = rules.hand_max
+    hands = [rows[:, s * width : (s + 1) * width] for s in range(seats)]
+    return rules.figures(hands, rows[:, seats * width :], Options()), declarations
+
+
+def _adversarial_figures(
+    game: Game, seats: int, count: int, seed: int
+) -> tuple[Figures, Declarations]:
+    """Figures from a handful of values, so that ties (often of every seat) are common, and
+    in the discard games several seats run out at once; Flop-A seats declare at random."""
+    rng = np.random.default_rng(seed)
+    top = 5 if game is Game.HIGH_CARD else 3  # High Card: 5 checks survived splits a tie
+
+    def figure(high: int) -> npt.NDArray[np.int64]:
+        return rng.integers(0, high + 1, size=(seats, count), dtype=np.int64)
+
+    out_after = np.zeros((seats, count), dtype=np.int64)
+    if not _rules(game).table_pairs:
+        out_after = figure(3) * (rng.random((seats, count)) < 0.3)
+    figures = Figures(figure(top), figure(top), figure(top), out_after)
+    declarations = [
+        DECLARATIONS[int(rng.integers(3))] if game is Game.FLOP_A else None for _ in range(seats)
+    ]
+    return figures, declarations
+
+
+@pytest.mark.parametrize("game", ODDS_GAMES, ids=[game.value for game in ODDS_GAMES])
+@pytest.mark.parametrize("seats", [2, 3, 4])
+def test_the_compiled_tally_counts_what_the_numpy_pot_rule_awards_on_dealt_run_outs(
+    game: Game, seats: int
+) -> None:
+    figures, declarations = _deal_figures(game, seats, 4_000, seed=seats)
+    sums, squares = _kernel(game, figures, declarations)
+    expected, expected_squares = _reference(game, figures, declarations)
+    np.testing.assert_array_equal(sums, expected)
+    np.testing.assert_allclose(squares, expected_squares, rtol=1e-13)
+
+
+@pytest.mark.parametrize("game", ODDS_GAMES, ids=[game.value for game in ODDS_GAMES])
+@pytest.mark.parametrize("seats", [2, 3, 5, 9])
+def test_the_compiled_tally_counts_ties_instant_wins_and_redeals_as_the_numpy_rule(
+    game: Game, seats: int
+) -> None:
+    figures, declarations = _adversarial_figures(game, seats, 6_000, seed=seats)
+    sums, squares = _kernel(game, figures, declarations)
+    expected, expected_squares = _reference(game, figures, declarations)
+    np.testing.assert_array_equal(sums, expected)
+    np.testing.assert_allclose(squares, expected_squares, rtol=1e-13)
+
+
+@pytest.mark.parametrize("game", ODDS_GAMES, ids=[game.value for game in ODDS_GAMES])
+def test_every_seat_tied_splits_every_pot_it_awards_among_all(game: Game) -> None:
+    seats = 4
+    zeros = np.zeros((seats, 10), dtype=np.int64)
+    figures = Figures(zeros + 2, zeros + 2, zeros + 2, zeros)
+    declarations = [Declaration.BOTH if game is Game.FLOP_A else None] * seats
+    sums, _ = _kernel(game, figures, declarations)
+    expected, _ = _reference(game, figures, declarations)
+    np.testing.assert_array_equal(sums, expected)
+
+
+@pytest.mark.parametrize("game", [g for g in ODDS_GAMES if not _rules(g).table_pairs])
+def test_weighted_tallies_equal_the_numpy_sums_within_rounding(game: Game) -> None:
+    figures, declarations = _adversarial_figures(game, 4, 5_000, seed=7)
+    weights = np.random.default_rng(8).random(5_000) / 5_000
+    sums, squares = _kernel(game, figures, declarations, weights)
+    expected, expected_squares = _reference(game, figures, declarations, weights)
+    np.testing.assert_allclose(sums, expected, rtol=1e-13, atol=1e-18)
+    np.testing.assert_allclose(squares, expected_squares, rtol=1e-13)
+
+
+def test_flop_a_every_declaration_pattern_of_three_seats() -> None:
+    """Every assignment of HIGH, LOW and BOTH to three seats, over adversarial figures."""
+    figures, _ = _adversarial_figures(Game.FLOP_A, 3, 2_000, seed=11)
+    for declarations in itertools.product(DECLARATIONS, repeat=3):
+        sums, _ = _kernel(Game.FLOP_A, figures, declarations)
+        expected, _ = _reference(Game.FLOP_A, figures, declarations)
+        np.testing.assert_array_equal(sums, expected)
+
+
+def test_instant_wins_are_tallied_exactly_where_hands_can_run_out() -> None:
+    for game in ODDS_GAMES:
+        assert (_rules(game).pot.instant_pot is None) == _rules(game).table_pairs, game
+
+
+def test_the_kernel_refuses_a_buffer_of_the_wrong_size() -> None:
+    key = np.zeros((2, 5), dtype=np.int64)
+    with pytest.raises(ValueError, match="sums"):
+        _odds.tally(
+            _odds.BEST, 1, -1, 0, 2, key, key[:0], key[:0], b"", b"", np.zeros(0),
+            np.zeros(3), np.zeros(4),
+        )  # fmt: skip
+
+
+def _exact_reference(request: OddsRequest) -> list[tuple[Fraction, list[Fraction]]]:
+    """Per seat, its exact share and its pots' from the numpy pot rule over every
+    equally likely completion (the table-pairing games): sums of 1/d, divided once."""
+    rules = _rules(request.game)
+    planned = plan_odds(request)
+    assert planned.exact and rules.table_pairs
+    seats, pots = len(request.seats), len(GAMES[request.game].pots)
+    share = [[Fraction(0)] * pots for _ in range(seats)]
+    total = 0
+    for rows, _ in enumerate_completions(planned.plan, 100_000):
+        hands, column = [], 0
+        for seat in request.seats:
+            known = np.broadcast_to(
+                np.array(seat.hand, dtype=np.uint8), (len(rows), len(seat.hand))
+            )
+            hands.append(np.hstack([known, rows[:, column : column + seat.unknown]]))
+            column += seat.unknown
+        table = np.hstack(
+            [
+                np.broadcast_to(
+                    np.array(request.table, dtype=np.uint8), (len(rows), len(request.table))
+                ),
+                rows[:, column:],
+            ]
+        )
+        split = rules.showdown(rules.figures(hands, table, request.options), [None] * seats)
+        total += len(rows)
+        for s, p, r in zip(*np.nonzero(split.fractions), strict=True):
+            share[s][p] += Fraction(1, round(1 / split.fractions[s, p, r]))
+    return [(sum(row, Fraction(0)) / total, [x / total for x in row]) for row in share]
+
+
+@pytest.mark.parametrize(
+    ("game", "hands", "unknown", "table"),
+    [
+        (Game.POKER_HIGH, ["Ah Kd", "Qc", "7s 7d"], [0, 1, 0], "2c 9h Td"),
+        (Game.POKER_HIGH, ["Ah", "Qc", "7s 7d", "Td"], [1, 0, 0, 0], "2c 9h 8d Jc"),
+        (Game.HIGH_CARD, ["Ah Kd Qs Jc", "2c 3c 4c 5c"], [1, 1], "7c 8h Ts 9d"),
+    ],
+)
+def test_exact_counted_odds_are_the_exact_fractions_rounded_once(
+    game: Game, hands: list[str], unknown: list[int], table: str
+) -> None:
+    request = read_odds(
+        game,
+        [(f"p{s}", hand.split(), unknown[s], None) for s, hand in enumerate(hands)],
+        table.split(),
+    )
+    result = odds(request)
+    for seat, (share, pot_shares) in zip(result.seats, _exact_reference(request), strict=True):
+        assert seat.share == float(share)
+        assert [pot.share for pot in seat.pots] == [float(x) for x in pot_shares]
+
+
+def test_a_request_of_many_seats_tallies_beyond_the_small_cases() -> None:
+    """23 Poker high seats (the Odds flood's request), sampled: shares sum to 1 and every
+    seat's is near 1/23."""
+    request = OddsRequest(Game.POKER_HIGH, tuple(OddsSeat(f"p{i}", (), 2) for i in range(23)))
+    result = odds(request, samples=20_000, seed=2)
+    assert sum(seat.share for seat in result.seats) + result.redeal == pytest.approx(1, abs=1e-12)
+    assert all(abs(seat.share - 1 / 23) < 0.015 for seat in result.seats)
