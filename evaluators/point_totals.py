@@ -188,5 +188,6 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 
 
 def odds_figures(values: PointValues) -> FiguresOf:
-    """One game's Odds figures (``discard.odds_figures``) with its point values."""
-    return discard.odds_figures(packed_card_array(values), kept_result)
+    """One game's Odds figures with its point values, by the compiled discard rule
+    (``odds_shared.discard_figures``)."""
+    return odds_shared.discard_figures(packed_card_array(values), kept_result)

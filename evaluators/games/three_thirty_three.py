@@ -23,7 +23,6 @@ from evaluators.discard import (
     discard_figures,
     evaluate_kept,
     instant_win,
-    odds_figures,
     sum_kept,
 )
 from evaluators.figures import yes_no
@@ -189,7 +188,7 @@ RULES = GameRules(
         hand_max=3,
         table_size=4,
         table_pairs=False,
-        figures=odds_figures(_PACKED_ARRAY, _kept_result),
+        figures=odds_shared.discard_figures(_PACKED_ARRAY, _kept_result),
         showdown=odds_showdown,
         pot=CompiledPot(_odds.BEST, instant_pot=0),
         runout_cost=UnitCost(cpu_ns=80, bytes=64),

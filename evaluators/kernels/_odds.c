@@ -31,6 +31,7 @@
 #include "_buffers.h"
 
 #define MAX_SEATS 52
+#define DECK 52
 #define MAX_POTS 3
 
 enum { BEST = 0, HALVES = 1, UNIQUE_BEST = 2, DECLARED = 3, SHAPES };
@@ -331,8 +332,96 @@ fail:
     return NULL;
 }
 
+/* A matrix of card ids read in place: card k of run-out r at r * run + k * card (a run
+ * stride of 0 repeats one row, as a fully known hand or table). */
+typedef struct {
+    const uint8_t *cards;
+    Py_ssize_t run;
+    Py_ssize_t card;
+    Py_ssize_t width;
+} Cards;
+
+/* 0 when `view` holds every card of `count` run-outs of `m`; else -1, ValueError set. */
+static int
+check_cards(const Py_buffer *view, Cards *m, Py_ssize_t count, const char *name)
+{
+    m->cards = view->buf;
+    if (m->width < 0 || m->width > DECK || m->run < 0 || m->card < 0 ||
+        (count && m->width &&
+         (count - 1) * m->run + (m->width - 1) * m->card >= view->len)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: %zd cards a run-out at strides (%zd, %zd) overrun its %zd bytes",
+                     name, m->width, m->run, m->card, view->len);
+        return -1;
+    }
+    return 0;
+}
+
+#define ALL_RANKS 0x1FFF
+
+/* The discard rule over one seat's run-outs (as discard.odds_figures): the packed values
+ * of its cards whose rank the table never shows, and out_after, 1 + the turns after which
+ * a rank of the hand is still unshown when every one shows by the last turn, else 0. */
+static void
+discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
+             uint16_t *restrict kept, int64_t *restrict out_after)
+{
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const uint8_t *turned = table.cards + r * table.run;
+        const uint8_t *held = hand.cards + r * hand.run;
+        uint16_t waiting = 0;
+        for (Py_ssize_t k = 0; k < hand.width; k++)
+            waiting |= (uint16_t)(1u << (held[k * hand.card] >> 2));
+        uint16_t shown = 0;
+        int64_t turns = 1;
+        for (Py_ssize_t k = 0; k < table.width; k++) {
+            shown |= (uint16_t)(1u << (turned[k * table.card] >> 2));
+            turns += (waiting & ~shown) != 0;
+        }
+        uint16_t total = 0;
+        for (Py_ssize_t k = 0; k < hand.width; k++) {
+            uint8_t card = held[k * hand.card];
+            total += values[card] * !(shown >> (card >> 2) & 1);
+        }
+        kept[r] = total;
+        out_after[r] = table.width && !(waiting & ~shown & ALL_RANKS) ? turns : 0;
+    }
+}
+
+PyDoc_STRVAR(discard_doc,
+"discard_seat(values, hand, hand_strides, table, table_strides, count, kept, out_after)\n"
+"--\n\n"
+"One seat's discard-game figures over `count` run-outs: values, uint16 per card id\n"
+"(256); hand and table, uint8 card ids read at (run stride, card stride, cards) each\n"
+"(a run stride of 0 repeats one row); kept (uint16) and out_after (int64), one per run-out.");
+
+static PyObject *
+discard_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[5] = {{0}};
+    Cards hand, table;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*y*(nnn)y*(nnn)nw*w*", &v[0], &v[1], &hand.run, &hand.card,
+                          &hand.width, &v[2], &table.run, &table.card, &table.width, &count,
+                          &v[3], &v[4]))
+        goto fail;
+    if (count < 0 || expect_items(&v[0], 256, 2, "values") ||
+        check_cards(&v[1], &hand, count, "hand") || check_cards(&v[2], &table, count, "table") ||
+        expect_items(&v[3], count, 2, "kept") || expect_items(&v[4], count, 8, "out_after"))
+        goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    discard_seat(v[0].buf, hand, table, count, v[3].buf, v[4].buf);
+    Py_END_ALLOW_THREADS
+    release_all(v, 5);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 5);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"tally", tally_entry, METH_VARARGS, tally_doc},
+    {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
     {NULL, NULL, 0, NULL},
 };
 

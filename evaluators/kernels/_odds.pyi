@@ -26,3 +26,14 @@ def tally(
     squares: npt.NDArray[np.float64],
     /,
 ) -> None: ...
+def discard_seat(
+    values: npt.NDArray[np.uint16],
+    hand: npt.NDArray[np.uint8],
+    hand_strides: tuple[int, int, int],
+    table: npt.NDArray[np.uint8],
+    table_strides: tuple[int, int, int],
+    count: int,
+    kept: npt.NDArray[np.uint16],
+    out_after: npt.NDArray[np.int64],
+    /,
+) -> None: ...

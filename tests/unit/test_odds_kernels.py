@@ -1,4 +1,7 @@
-"""The compiled pot rules and tally (``kernels._odds``, each game's ``CompiledPot``) against
+"""Odds' compiled kernels (``kernels._odds``) against their numpy references.
+
+The discard rule (``odds_shared.discard_figures``) against ``discard.odds_figures``, on
+every layout a chunk's cards come in. The pot rules and tally (each game's ``CompiledPot``) against
 each game's numpy pot rule (``OddsGame.showdown`` and ``odds_shared.first_out``), run-out by
 run-out: the same seats take the same pots split the same ways, the same instant wins and
 redeals, on the figures of real deals and on adversarial ones (every seat tied, ties at
@@ -18,13 +21,15 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from evaluators import discard, odds_shared
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds import odds, plan_odds, serves_odds
 from evaluators.odds_deal import enumerate_completions, sample_completions
 from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
-from evaluators.odds_rules import Declarations, Figures, OddsGame
+from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame
 from evaluators.odds_shared import first_out
+from evaluators.point_totals import kept_result
 from evaluators.registry import GAMES
 
 ODDS_GAMES = [game for game in GAMES if serves_odds(game)]
@@ -261,3 +266,53 @@ def test_a_request_of_many_seats_tallies_beyond_the_small_cases() -> None:
     result = odds(request, samples=20_000, seed=2)
     assert sum(seat.share for seat in result.seats) + result.redeal == pytest.approx(1, abs=1e-12)
     assert all(abs(seat.share - 1 / 23) < 0.015 for seat in result.seats)
+
+
+def _discard_deals(
+    rng: np.random.Generator, count: int, hand: int, table: int
+) -> tuple[Matrix, Matrix]:
+    """``count`` run-outs of a discard game's seat: ``hand`` cards and a table of ``table``
+    distinct ranks (first a few cards of one rank, so that hands run out often)."""
+    hands = np.empty((count, hand), dtype=np.uint8)
+    tables = np.empty((count, table), dtype=np.uint8)
+    for r in range(count):
+        ranks = rng.permutation(13)[:table]
+        tables[r] = ranks * 4 + rng.integers(0, 4, size=table)
+        pool = np.setdiff1d(np.arange(52), tables[r])
+        narrow = table > 1 and rng.random() < 0.5
+        candidates = pool[np.isin(pool >> 2, ranks)] if narrow else pool
+        hands[r] = rng.choice(candidates, size=hand, replace=False)
+    return hands, tables
+
+
+@pytest.mark.parametrize(("hand", "table"), [(5, 7), (3, 4), (3, 5), (5, 0), (1, 2)])
+def test_the_compiled_discard_rule_equals_numpys_on_every_layout(hand: int, table: int) -> None:
+    """Row-major, position-major (a sampled chunk's) and one row repeated (a known hand or
+    table), with random values per card: kept sums and out_after alike."""
+    rng = np.random.default_rng([hand, table])
+    values = rng.integers(0, 2**16, size=256, dtype=np.uint16)
+    compiled = odds_shared.discard_figures(values, kept_result)
+    reference = discard.odds_figures(values, kept_result)
+    hands, tables = _discard_deals(rng, 3_000, hand, table)
+    position_major = np.ascontiguousarray(np.hstack([hands, tables]).T).T
+    layouts = {
+        "rows": ([hands, hands[::-1].copy()], tables),
+        "positions": ([position_major[:, :hand]], position_major[:, hand:]),
+        "known hand": ([hands[:1], hands], tables),
+        "known table": ([hands], tables[:1]),
+    }
+    for name, (seat_hands, seat_table) in layouts.items():
+        ours = compiled(seat_hands, seat_table, Options())
+        theirs = reference(seat_hands, seat_table, Options())
+        for field in ("strength", "low_strength", "value", "out_after"):
+            np.testing.assert_array_equal(
+                getattr(ours, field), getattr(theirs, field), err_msg=f"{name}: {field}"
+            )
+
+
+def test_the_compiled_discard_rule_refuses_strides_past_its_buffer() -> None:
+    cards = np.zeros(10, dtype=np.uint8)
+    kept, outs = np.zeros(4, dtype=np.uint16), np.zeros(4, dtype=np.int64)
+    values = np.zeros(256, dtype=np.uint16)
+    with pytest.raises(ValueError, match="hand"):
+        _odds.discard_seat(values, cards, (3, 1, 3), cards, (0, 1, 2), 4, kept, outs)
