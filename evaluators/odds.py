@@ -34,7 +34,15 @@ from evaluators.odds_deal import (
     sample_completions,
 )
 from evaluators.odds_request import OddsRequest, odds_violations, unseen_cards
-from evaluators.odds_rules import CompiledPot, Declarations, Figures, OddsGame, Outcomes
+from evaluators.odds_rules import (
+    CompiledPot,
+    Declarations,
+    DiscardScore,
+    Figures,
+    OddsGame,
+    Outcomes,
+)
+from evaluators.odds_shared import in_place, run_outs
 from evaluators.registry import GAMES
 
 CHUNK = 131_072
@@ -277,8 +285,10 @@ def _resolve(
         hands.append(_joined(seat.hand, rows[:, column : column + seat.unknown]))
         column += seat.unknown
     table = _joined(request.table, rows[:, column:])
-    figures = game.figures(hands, table, request.options)
-    tally.add(figures, weights)
+    if game.discard is not None:
+        tally.add_discard(game.discard, hands, table, weights)
+    else:
+        tally.add(game.figures(hands, table, request.options), weights)
 
 
 def _joined(known: tuple[int, ...], dealt: Matrix) -> Matrix:
@@ -349,6 +359,36 @@ class _Tally:
         )
         self.seen += key.shape[1]
 
+    def add_discard(
+        self, discard: DiscardScore, hands: list[Matrix], table: Matrix, weights: Weights | None
+    ) -> None:
+        """One chunk of a discard game, from its cards (read in place) to the tally in one
+        compiled call: the discard rule's figures per seat, then as ``add``."""
+        pot = self.pot
+        count = run_outs(hands, table)
+        table_cards, table_strides = in_place(table)
+        if weights is not None:
+            self.weighted = True
+        _odds.discard_tally(
+            pot.shape,
+            self.pots,
+            -1 if pot.instant_pot is None else pot.instant_pot,
+            pot.split_at,
+            _FIGURE_ROWS[pot.second or "strength"],
+            self.goes_high,
+            self.goes_low,
+            discard.values,
+            discard.scores,
+            tuple(in_place(hand) for hand in hands),
+            table_cards,
+            table_strides,
+            count,
+            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self.sums,
+            self.squared,
+        )
+        self.seen += count
+
     def add_outcomes(self, outcomes: Outcomes) -> None:
         """A single pot's run-outs resolved without fractions (``OddsGame.known_hands``)."""
         self.seen += outcomes.runouts
@@ -390,6 +430,8 @@ class _Tally:
 
 
 _NONE = np.zeros(0, dtype=np.int64)
+_FIGURE_ROWS = {"strength": 0, "low_strength": 1, "value": 2}
+"""Each figure's row in ``DiscardScore.scores``."""
 _NO_WEIGHTS = np.zeros(0, dtype=np.float64)
 
 

@@ -10,6 +10,7 @@ game's ``pots`` per run-out (S x P x R) and whether the run-out is a redeal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -19,6 +20,7 @@ import numpy.typing as npt
 
 from evaluators.costs import UnitCost
 from evaluators.inputs import Cards, Declaration, Options
+from evaluators.results import BatchResult
 
 Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
@@ -83,6 +85,27 @@ class CompiledPot:
     goes: Callable[[Declaration | None], tuple[bool, bool]] | None = None
 
 
+@dataclass(frozen=True, eq=False)
+class DiscardScore:
+    """A discard game's figures as the compiled discard rule makes them
+    (``kernels._odds.discard_tally``): ``values`` per card id (256, packed as the game sums
+    a hand's kept cards) and ``score``, the game's batch result of a kept sum."""
+
+    values: npt.NDArray[np.uint16]
+    score: Callable[[npt.NDArray[np.uint16]], BatchResult]
+
+    @functools.cached_property
+    def scores(self) -> npt.NDArray[np.int64]:
+        """``score`` of every kept sum (0-65535) as rows of strength, low_strength and
+        value: a table built once per game, which the kernel reads by kept sum."""
+        result = self.score(np.arange(1 << 16, dtype=np.uint16))
+        table = np.stack(
+            [as_figure(result.strength), as_figure(result.low_strength), as_figure(result.value)]
+        )
+        table.flags.writeable = False
+        return table
+
+
 @dataclass(frozen=True)
 class Outcomes:
     """Run-outs of a single-pot game resolved: per seat, how many it took all or part of
@@ -125,7 +148,9 @@ class OddsGame:
     run out). ``showdown`` is the pot rule in numpy, the reference for ``pot``, the same
     rule as the compiled tally reads it (what Odds runs). ``runout_cost``: one run-out of
     one seat, dealt, scored and resolved (CPU and the chunk's arrays, ``evaluators.costs``):
-    Odds sizes its chunks and the server admits a call by it.
+    Odds sizes its chunks and the server admits a call by it. ``discard``: a discard game's
+    figures for the compiled discard rule, which then makes them and tallies each chunk in
+    one call (``figures`` is the same per seat).
     """
 
     hand_min: int
@@ -137,3 +162,4 @@ class OddsGame:
     pot: CompiledPot
     runout_cost: UnitCost
     known_hands: KnownHands | None = None
+    discard: DiscardScore | None = None

@@ -9,7 +9,7 @@ discard rule's ``out_after`` over arrays in ``discard``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TypeVar
 
 import numpy as np
@@ -19,6 +19,7 @@ from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Options
 from evaluators.kernels import _odds
 from evaluators.odds_rules import (
+    DiscardScore,
     Figure,
     Figures,
     FiguresOf,
@@ -28,7 +29,6 @@ from evaluators.odds_rules import (
     Split,
     as_figure,
 )
-from evaluators.results import BatchResult
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
@@ -72,13 +72,12 @@ def in_place(cards: Matrix) -> tuple[Matrix, tuple[int, int, int]]:
     return np.ascontiguousarray(cards), (width, 1, width)
 
 
-def discard_figures(
-    values: npt.NDArray[np.uint16], score: Callable[[npt.NDArray[np.uint16]], BatchResult]
-) -> FiguresOf:
+def discard_figures(discard: DiscardScore) -> FiguresOf:
     """A discard game's Odds figures by the compiled discard rule (``_odds.discard_seat``,
     the GIL released, the cards read in place): ``score`` of each seat's kept cards'
     ``values`` summed, and ``out_after``; equal to ``discard.odds_figures``, the numpy
     reference the tests hold it to."""
+    values, score = discard.values, discard.score
 
     def figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
         count = run_outs(hands, table)

@@ -25,7 +25,7 @@ from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds_rules import CompiledPot, Declarations, Figures, FiguresOf, Split
+from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -187,7 +187,6 @@ def figures(evaluation: Evaluation) -> list[Figure]:
     ]
 
 
-def odds_figures(values: PointValues) -> FiguresOf:
-    """One game's Odds figures with its point values, by the compiled discard rule
-    (``odds_shared.discard_figures``)."""
-    return odds_shared.discard_figures(packed_card_array(values), kept_result)
+def odds_discard(values: PointValues) -> DiscardScore:
+    """One game's figures for Odds' compiled discard rule, with its point values."""
+    return DiscardScore(packed_card_array(values), kept_result)

@@ -188,6 +188,9 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     return Split(fractions, redeal)
 
 
+ODDS_DISCARD = point_totals.odds_discard(VALUES)
+"""The figures Odds' compiled discard rule makes."""
+
 RULES = GameRules(
     game=Game.FLOP_A,
     name="Flop-A",
@@ -211,7 +214,8 @@ RULES = GameRules(
         hand_max=3,
         table_size=5,
         table_pairs=False,
-        figures=point_totals.odds_figures(VALUES),
+        figures=odds_shared.discard_figures(ODDS_DISCARD),
+        discard=ODDS_DISCARD,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.DECLARED, second="low_strength", instant_pot=2, goes=goes),
         runout_cost=UnitCost(cpu_ns=128, bytes=112),

@@ -31,6 +31,9 @@
 #include "_buffers.h"
 
 #define MAX_SEATS 52
+#define INLINE static inline __attribute__((always_inline))
+/* The per-run-out steps, inlined into each loop so that the loop's copies of the rule and
+ * the layout stay in registers (a call would let the counts' stores alias them). */
 #define DECK 52
 #define MAX_POTS 3
 
@@ -73,7 +76,7 @@ typedef struct {
 
 /* The run-out's weight added at i, `times` (0 or 1) times: without a branch, as which
  * seats win is a coin toss a branch predictor cannot learn. */
-static inline void
+INLINE void
 count(Tally *t, Py_ssize_t i, double weight, int times, const int weighted)
 {
     if (weighted)
@@ -84,7 +87,7 @@ count(Tally *t, Py_ssize_t i, double weight, int times, const int weighted)
 
 /* The seats with the largest `key` of run-out r among the `eligible` ones (all when NULL),
  * flagged in `chosen`; how many. */
-static inline int
+INLINE int
 best(const int64_t *key, const uint8_t *eligible, Py_ssize_t r, const Layout *at,
      uint8_t *chosen)
 {
@@ -107,7 +110,7 @@ best(const int64_t *key, const uint8_t *eligible, Py_ssize_t r, const Layout *at
 /* Pot `pot` (its whole when `halves` is 1, half when 2) split among the `winners` flagged
  * in `chosen`: each adds the run-out's weight to its bucket d = halves x winners, and 1/d
  * to its share of the whole pot. */
-static inline void
+INLINE void
 award(Tally *t, const Layout *at, int pot, int halves, const uint8_t *chosen, int winners,
       double weight, double *seat_share, const int weighted)
 {
@@ -122,7 +125,7 @@ award(Tally *t, const Layout *at, int pot, int halves, const uint8_t *chosen, in
 
 /* The seats with the run-out's smallest non-zero out_after (docs/rules.md: the first to
  * run out of cards); how many. */
-static inline int
+INLINE int
 first_out(const int64_t *out, Py_ssize_t r, const Layout *at, uint8_t *chosen)
 {
     uint64_t earliest = UINT64_MAX;
@@ -152,7 +155,7 @@ typedef struct {
 
 /* Resolve run-out r into the tally; each seat's share of the whole pot into `seat_share`
  * (zero on entry). */
-static inline void
+INLINE void
 resolve(const Rule *rule, const Layout *at, Tally *t, Py_ssize_t r, double weight,
         double *seat_share, const int weighted)
 {
@@ -219,9 +222,11 @@ resolve(const Rule *rule, const Layout *at, Tally *t, Py_ssize_t r, double weigh
     }
 }
 
+/* Run-outs 0..count-1 of the figures in `rule` (rows at->count apart) added to the tally
+ * and to each seat's squared shares. */
 static inline void
-tally(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, Sums out, Sums squares,
-      const int weighted)
+tally_runs(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, double *squared,
+           Py_ssize_t count, const int weighted)
 {
     /* Local copies: the counts' stores cannot then alias what the loop reads. */
     const Rule local_rule = *shared_rule;
@@ -231,10 +236,7 @@ tally(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, Sums ou
     const Layout *at = &local_at;
     Tally *t = &local_t;
     double seat_share[MAX_SEATS];
-    double squared[MAX_SEATS] = {0};
-    for (int d = 1; d <= 2 * at->seats; d++)
-        t->inverse[d] = 1.0 / d;
-    for (Py_ssize_t r = 0; r < at->count; r++) {
+    for (Py_ssize_t r = 0; r < count; r++) {
         double weight = weighted ? t->weights[r] : 1.0;
         for (int s = 0; s < at->seats; s++)
             seat_share[s] = 0.0;
@@ -245,7 +247,14 @@ tally(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, Sums ou
             add(t->sums, at->items - 1, weight);
     }
     if (!weighted)
-        t->counts[at->items - 1] = at->count;
+        t->counts[at->items - 1] += count;
+}
+
+/* The chunk's own tally added to the running one in `out` and `squares`. */
+static void
+fold(const Layout *at, const Tally *t, const double *squared, Sums out, Sums squares,
+     int weighted)
+{
     for (Py_ssize_t i = 0; i < at->items; i++) {
         if (weighted) {
             add(out, i, t->sums.sum[i]);
@@ -256,6 +265,25 @@ tally(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, Sums ou
     }
     for (int s = 0; s < at->seats; s++)
         add(squares, s, squared[s]);
+}
+
+static void
+set_inverses(Tally *t, int seats)
+{
+    for (int d = 1; d <= 2 * seats; d++)
+        t->inverse[d] = 1.0 / d;
+}
+
+static void
+tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
+{
+    double squared[MAX_SEATS] = {0};
+    set_inverses(t, at->seats);
+    if (t->weights)
+        tally_runs(rule, at, t, squared, at->count, 1);
+    else
+        tally_runs(rule, at, t, squared, at->count, 0);
+    fold(at, t, squared, out, squares, t->weights != NULL);
 }
 
 PyDoc_STRVAR(tally_doc,
@@ -319,10 +347,7 @@ tally_entry(PyObject *module, PyObject *args)
     Sums out = {v[6].buf, (double *)v[6].buf + at.items};
     Sums squares = {v[7].buf, (double *)v[7].buf + seats};
     Py_BEGIN_ALLOW_THREADS
-    if (t.weights)
-        tally(&rule, &at, &t, out, squares, 1);
-    else
-        tally(&rule, &at, &t, out, squares, 0);
+    tally(&rule, &at, &t, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(own);
     release_all(v, 8);
@@ -419,9 +444,155 @@ fail:
     return NULL;
 }
 
+#define BLOCK 256
+/* Run-outs whose figures are made at once before they are resolved: a block's figures
+ * (three int64 rows a seat) stay in the core's first-level cache. */
+#define KEPT_SUMS 65536
+
+typedef struct {
+    const uint16_t *values;
+    const int64_t *scores; /* strength, low_strength, value of every kept sum */
+    int second;            /* the row of `scores` the pot's second half reads */
+    Cards hands[MAX_SEATS];
+    Cards table;
+} Discard;
+
+/* A discard game's chunk, dealt cards to tally in one pass: per block of run-outs, each
+ * seat's kept sum and out_after by the discard rule, its figures looked up by kept sum,
+ * then the pot rule and the tally. */
+static int
+discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
+              Sums squares)
+{
+    int64_t *figures = PyMem_RawMalloc(3 * sizeof(int64_t) * at.seats * BLOCK);
+    if (!figures)
+        return -1;
+    uint16_t kept[BLOCK];
+    double squared[MAX_SEATS] = {0};
+    const int weighted = t.weights != NULL;
+    const double *weights = t.weights;
+    set_inverses(&t, at.seats);
+    at.count = BLOCK;
+    rule.key = figures;
+    rule.second = figures + at.seats * BLOCK;
+    rule.out_after = figures + 2 * at.seats * BLOCK;
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK;
+        Cards table = game->table;
+        table.cards += first * table.run;
+        for (int s = 0; s < at.seats; s++) {
+            Cards hand = game->hands[s];
+            hand.cards += first * hand.run;
+            int64_t *outs = figures + (2 * at.seats + s) * BLOCK;
+            discard_seat(game->values, hand, table, n, kept, outs);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                figures[s * BLOCK + i] = game->scores[kept[i]];
+                figures[(at.seats + s) * BLOCK + i] = game->scores[game->second * KEPT_SUMS + kept[i]];
+            }
+        }
+        if (weighted) {
+            t.weights = weights + first;
+            tally_runs(&rule, &at, &t, squared, n, 1);
+        } else {
+            tally_runs(&rule, &at, &t, squared, n, 0);
+        }
+    }
+    fold(&at, &t, squared, out, squares, weighted);
+    PyMem_RawFree(figures);
+    return 0;
+}
+
+PyDoc_STRVAR(discard_tally_doc,
+"discard_tally(shape, pots, instant_pot, split_at, second, goes_high, goes_low, values,\n"
+"              scores, hands, table, table_strides, count, weights, sums, squares)\n"
+"--\n\n"
+"A discard game's chunk of `count` run-outs from the cards to the tally, as\n"
+"discard_seat for each seat, then tally: values, uint16 per card id (256); scores,\n"
+"int64 (3, 65536): a kept sum's strength, low_strength and value; second, the row of\n"
+"scores the pot's second half reads; hands, one (cards, (run, card, width)) a seat;\n"
+"the rest as in tally.");
+
+static PyObject *
+discard_tally_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[8] = {{0}};
+    Py_buffer held[MAX_SEATS] = {{0}};
+    int shape, pots, instant_pot, second, seats = 0;
+    long long split_at;
+    Py_ssize_t count;
+    PyObject *hands;
+    Discard game;
+    if (!PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots, &instant_pot,
+                          &split_at, &second, &v[0], &v[1], &v[2], &v[3], &PyTuple_Type,
+                          &hands, &v[4], &game.table.run, &game.table.card, &game.table.width,
+                          &count, &v[5], &v[6], &v[7]))
+        goto fail;
+    seats = (int)PyTuple_GET_SIZE(hands);
+    if (shape < 0 || shape >= SHAPES || seats < 1 || seats > MAX_SEATS || pots < 1 ||
+        pots > MAX_POTS || instant_pot >= pots || instant_pot < -1 ||
+        (shape == HALVES && pots < 2) || (shape == DECLARED && pots < 3) || second < 0 ||
+        second > 2 || count < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "shape %d, %d pots, instant pot %d, %d seats, second %d: need a shape "
+                     "below %d, 1-%d seats, the pots the shape awards, a second row 0-2",
+                     shape, pots, instant_pot, seats, second, SHAPES, MAX_SEATS);
+        goto fail;
+    }
+    for (int s = 0; s < seats; s++) {
+        Cards *hand = &game.hands[s];
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
+                              &hand->card, &hand->width) ||
+            check_cards(&held[s], hand, count, "hand"))
+            goto fail;
+    }
+    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
+    at.shares = (Py_ssize_t)seats * pots * at.buckets;
+    at.items = at.shares + seats + 2;
+    int declared = shape == DECLARED;
+    if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
+        expect_items(&v[1], declared ? seats : 0, 1, "goes_low") ||
+        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores") ||
+        check_cards(&v[4], &game.table, count, "table") ||
+        (v[5].len && expect_items(&v[5], count, 8, "weights")) ||
+        expect_items(&v[6], 2 * at.items, 8, "sums") ||
+        expect_items(&v[7], 2 * seats, 8, "squares"))
+        goto fail;
+    game.values = v[2].buf;
+    game.scores = v[3].buf;
+    game.second = second;
+    Rule rule = {shape, instant_pot, split_at, NULL, NULL, NULL, v[0].buf, v[1].buf};
+    Tally t = {.weights = v[5].len ? v[5].buf : NULL};
+    void *own = PyMem_RawCalloc((size_t)at.items, 3 * sizeof(double));
+    if (!own) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    t.counts = own;
+    t.sums = (Sums){(double *)own + at.items, (double *)own + 2 * at.items};
+    Sums out = {v[6].buf, (double *)v[6].buf + at.items};
+    Sums squares = {v[7].buf, (double *)v[7].buf + seats};
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = discard_tally(&game, rule, at, t, count, out, squares);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(own);
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    release_all(v, 8);
+    release_all(held, (size_t)seats);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 8);
+    release_all(held, MAX_SEATS);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"tally", tally_entry, METH_VARARGS, tally_doc},
     {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
+    {"discard_tally", discard_tally_entry, METH_VARARGS, discard_tally_doc},
     {NULL, NULL, 0, NULL},
 };
 

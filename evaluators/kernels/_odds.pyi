@@ -37,3 +37,22 @@ def discard_seat(
     out_after: npt.NDArray[np.int64],
     /,
 ) -> None: ...
+def discard_tally(
+    shape: int,
+    pots: int,
+    instant_pot: int,
+    split_at: int,
+    second: int,
+    goes_high: bytes,
+    goes_low: bytes,
+    values: npt.NDArray[np.uint16],
+    scores: npt.NDArray[np.int64],
+    hands: tuple[tuple[npt.NDArray[np.uint8], tuple[int, int, int]], ...],
+    table: npt.NDArray[np.uint8],
+    table_strides: tuple[int, int, int],
+    count: int,
+    weights: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    squares: npt.NDArray[np.float64],
+    /,
+) -> None: ...

@@ -27,7 +27,7 @@ from evaluators.kernels import _odds
 from evaluators.odds import odds, plan_odds, serves_odds
 from evaluators.odds_deal import enumerate_completions, sample_completions
 from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
-from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame
+from evaluators.odds_rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
 from evaluators.odds_shared import first_out
 from evaluators.point_totals import kept_result
 from evaluators.registry import GAMES
@@ -291,7 +291,7 @@ def test_the_compiled_discard_rule_equals_numpys_on_every_layout(hand: int, tabl
     table), with random values per card: kept sums and out_after alike."""
     rng = np.random.default_rng([hand, table])
     values = rng.integers(0, 2**16, size=256, dtype=np.uint16)
-    compiled = odds_shared.discard_figures(values, kept_result)
+    compiled = odds_shared.discard_figures(DiscardScore(values, kept_result))
     reference = discard.odds_figures(values, kept_result)
     hands, tables = _discard_deals(rng, 3_000, hand, table)
     position_major = np.ascontiguousarray(np.hstack([hands, tables]).T).T
@@ -316,3 +316,64 @@ def test_the_compiled_discard_rule_refuses_strides_past_its_buffer() -> None:
     values = np.zeros(256, dtype=np.uint16)
     with pytest.raises(ValueError, match="hand"):
         _odds.discard_seat(values, cards, (3, 1, 3), cards, (0, 1, 2), 4, kept, outs)
+
+
+DISCARD_GAMES = [game for game in ODDS_GAMES if _rules(game).discard is not None]
+
+
+@pytest.mark.parametrize("game", DISCARD_GAMES, ids=[game.value for game in DISCARD_GAMES])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_discard_chunk_in_one_call_tallies_as_its_figures_then_the_tally(
+    game: Game, weighted: bool
+) -> None:
+    """``_odds.discard_tally`` (cards to tally in one call) against ``discard_seat``'s
+    figures then ``tally``, with a known hand, a known table card and the rest dealt
+    position-major (as sampled), over more run-outs than one block."""
+    rules = _rules(game)
+    discard_rules = rules.discard
+    assert discard_rules is not None
+    declarations = [DECLARATIONS[s % 3] if game is Game.FLOP_A else None for s in range(3)]
+    known = ["2c 3d", "", ""]
+    seats = [
+        (f"p{s}", known[s].split(), rules.hand_max - len(known[s].split()), declarations[s])
+        for s in range(3)
+    ]
+    request = read_odds(game, seats, ["Kh"])
+    rows = sample_completions(plan_odds(request, 1).plan, np.random.default_rng(3), 1_000)
+    hands, column = [], 0
+    for seat in request.seats:
+        dealt = rows[:, column : column + seat.unknown]
+        known_cards = np.broadcast_to(
+            np.array(seat.hand, dtype=np.uint8), (len(rows), len(seat.hand))
+        )
+        hands.append(np.hstack([known_cards, dealt]) if seat.hand else dealt)
+        column += seat.unknown
+    table = np.hstack([np.full((len(rows), 1), request.table[0], dtype=np.uint8), rows[:, column:]])
+    weights = np.random.default_rng(4).random(len(rows)) if weighted else None
+    pot = rules.pot
+    pots = len(GAMES[game].pots)
+    items = 3 * pots * 7 + 3 + 2
+    sums, squares = np.zeros(2 * items), np.zeros(6)
+    goes = [pot.goes(d) for d in declarations] if pot.goes else []
+    _odds.discard_tally(
+        pot.shape, pots, -1 if pot.instant_pot is None else pot.instant_pot, pot.split_at,
+        {"low_strength": 1, "value": 2}.get(pot.second or "", 0),
+        bytes(h for h, _ in goes), bytes(low for _, low in goes),
+        discard_rules.values, discard_rules.scores,
+        tuple(odds_shared.in_place(hand) for hand in hands), *odds_shared.in_place(table),
+        len(rows), np.zeros(0) if weights is None else weights, sums, squares,
+    )  # fmt: skip
+    figures = rules.figures(hands, table, Options())
+    expected, expected_squares = _kernel(game, figures, declarations, weights)
+    np.testing.assert_array_equal(sums[:items] + sums[items:], expected)
+    np.testing.assert_allclose(squares[:3] + squares[3:], expected_squares, rtol=1e-13)
+
+
+@pytest.mark.parametrize("game", DISCARD_GAMES, ids=[game.value for game in DISCARD_GAMES])
+def test_a_discard_games_score_table_is_its_score_of_every_kept_sum(game: Game) -> None:
+    discard_rules = _rules(game).discard
+    assert discard_rules is not None
+    sums = np.array([0, 1, 257, 4095, 65535], dtype=np.uint16)
+    result = discard_rules.score(sums)
+    for row, field in enumerate((result.strength, result.low_strength, result.value)):
+        np.testing.assert_array_equal(discard_rules.scores[row, sums], field.astype(np.int64))
