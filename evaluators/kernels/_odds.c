@@ -36,6 +36,13 @@
  * the layout stay in registers (a call would let the counts' stores alias them). */
 #define DECK 52
 #define MAX_POTS 3
+#define LANES 4
+#define BLOCK 256
+/* Run-outs taken a step at a time across every seat (a block's rows stay in the core's
+ * first-level cache), and whose figures the discard rule makes at once. */
+/* Counts kept in this many copies, run-out r adding to copy r % LANES: one bucket (a seat
+ * winning alone) takes most run-outs' adds, and each add would otherwise wait for the one
+ * before it to be stored. */
 
 enum { BEST = 0, HALVES = 1, UNIQUE_BEST = 2, DECLARED = 3, SHAPES };
 
@@ -236,18 +243,24 @@ tally_runs(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, do
     const Layout *at = &local_at;
     Tally *t = &local_t;
     double seat_share[MAX_SEATS];
+    double lanes[LANES][MAX_SEATS] = {{0}};
+    int64_t *counts = t->counts;
     for (Py_ssize_t r = 0; r < count; r++) {
         double weight = weighted ? t->weights[r] : 1.0;
+        t->counts = counts + (r % LANES) * at->items;
         for (int s = 0; s < at->seats; s++)
             seat_share[s] = 0.0;
         resolve(rule, at, t, r, weight, seat_share, weighted);
         for (int s = 0; s < at->seats; s++)
-            squared[s] += weight * seat_share[s] * seat_share[s];
+            lanes[r % LANES][s] += weight * seat_share[s] * seat_share[s];
         if (weighted)
             add(t->sums, at->items - 1, weight);
     }
     if (!weighted)
-        t->counts[at->items - 1] += count;
+        counts[at->items - 1] += count;
+    for (int lane = 0; lane < LANES; lane++)
+        for (int s = 0; s < at->seats; s++)
+            squared[s] += lanes[lane][s];
 }
 
 /* The chunk's own tally added to the running one in `out` and `squares`. */
@@ -259,8 +272,12 @@ fold(const Layout *at, const Tally *t, const double *squared, Sums out, Sums squ
         if (weighted) {
             add(out, i, t->sums.sum[i]);
             out.carry[i] += t->sums.carry[i];
-        } else if (t->counts[i]) {
-            add(out, i, (double)t->counts[i]);
+        } else {
+            int64_t total = 0;
+            for (int lane = 0; lane < LANES; lane++)
+                total += t->counts[lane * at->items + i];
+            if (total)
+                add(out, i, (double)total);
         }
     }
     for (int s = 0; s < at->seats; s++)
@@ -274,16 +291,101 @@ set_inverses(Tally *t, int seats)
         t->inverse[d] = 1.0 / d;
 }
 
-static void
+/* tally_runs for counted run-outs of the shapes without declarations or instant wins
+ * (BEST, HALVES, UNIQUE_BEST), a block of run-outs at a time and a seat at a time: the top
+ * figure and how many share it per run-out, then per seat its wins alone summed in a
+ * register and its rarer shared wins counted by bucket. Straight loops over contiguous
+ * rows, without the per-run-out branches and seat loops of the general one. */
+static int
+tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
+{
+    const int seats = at->seats;
+    const Py_ssize_t stride = at->count;
+    const int halves = rule->shape == HALVES ? 2 : 1;
+    double *share = PyMem_RawMalloc(sizeof(double) * seats * BLOCK);
+    if (!share)
+        return -1;
+    double lanes[LANES][MAX_SEATS] = {{0}};
+    int64_t top[BLOCK];
+    uint8_t ties[BLOCK], alone[BLOCK];
+    int tied[BLOCK];
+    int64_t redeals = 0;
+    for (Py_ssize_t first = 0; first < stride; first += BLOCK) {
+        int n = stride - first < BLOCK ? (int)(stride - first) : BLOCK;
+        memset(share, 0, sizeof(double) * seats * BLOCK);
+        for (int pot = 0; pot < halves; pot++) {
+            const int64_t *key = (pot ? rule->second : rule->key) + first;
+            for (int i = 0; i < n; i++)
+                top[i] = key[i];
+            for (int s = 1; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                for (int i = 0; i < n; i++)
+                    top[i] = row[i] > top[i] ? row[i] : top[i];
+            }
+            memset(ties, 0, (size_t)n);
+            for (int s = 0; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                for (int i = 0; i < n; i++)
+                    ties[i] += row[i] == top[i];
+            }
+            int shared = 0;
+            for (int i = 0; i < n; i++) {
+                int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
+                redeals += ties[i] > 1 && !split;
+                if (ties[i] > 1 && split)
+                    tied[shared++] = i;
+                alone[i] = ties[i] == 1;
+            }
+            const double whole = t->inverse[halves];
+            for (int s = 0; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                int64_t *bucket = t->counts + ((Py_ssize_t)s * at->pots + pot) * at->buckets;
+                double *seat = share + s * BLOCK;
+                int64_t wins = 0;
+                for (int i = 0; i < n; i++) {
+                    int won = (row[i] == top[i]) & alone[i];
+                    wins += won;
+                    seat[i] += won * whole;
+                }
+                bucket[halves] += wins;
+                for (int j = 0; j < shared; j++) {
+                    int i = tied[j];
+                    int won = row[i] == top[i];
+                    int d = halves * ties[i];
+                    bucket[(j % LANES) * at->items + d] += won;
+                    seat[i] += won * t->inverse[d];
+                }
+            }
+        }
+        for (int s = 0; s < seats; s++) {
+            const double *seat = share + s * BLOCK;
+            for (int i = 0; i < n; i++)
+                lanes[i % LANES][s] += seat[i] * seat[i];
+        }
+    }
+    t->counts[at->shares + seats] += redeals;
+    t->counts[at->items - 1] += stride;
+    for (int lane = 0; lane < LANES; lane++)
+        for (int s = 0; s < seats; s++)
+            squared[s] += lanes[lane][s];
+    PyMem_RawFree(share);
+    return 0;
+}
+
+static int
 tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
 {
     double squared[MAX_SEATS] = {0};
     set_inverses(t, at->seats);
     if (t->weights)
         tally_runs(rule, at, t, squared, at->count, 1);
-    else
+    else if (rule->instant_pot < 0 && rule->shape != DECLARED) {
+        if (tally_blocks(rule, at, t, squared))
+            return -1;
+    } else
         tally_runs(rule, at, t, squared, at->count, 0);
     fold(at, t, squared, out, squares, t->weights != NULL);
+    return 0;
 }
 
 PyDoc_STRVAR(tally_doc,
@@ -336,20 +438,25 @@ tally_entry(PyObject *module, PyObject *args)
         goto fail;
     Rule rule = {shape, instant_pot, split_at, v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf};
     Tally t = {.weights = v[5].len ? v[5].buf : NULL};
-    /* The chunk's own counts or sums, zeroed: counts, then sums and carries. */
-    void *own = PyMem_RawCalloc((size_t)at.items, 3 * sizeof(double));
+    /* The chunk's own counts (LANES copies) or sums, zeroed: counts, sums, carries. */
+    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
     if (!own) {
         PyErr_NoMemory();
         goto fail;
     }
     t.counts = own;
-    t.sums = (Sums){(double *)own + at.items, (double *)own + 2 * at.items};
+    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
     Sums out = {v[6].buf, (double *)v[6].buf + at.items};
     Sums squares = {v[7].buf, (double *)v[7].buf + seats};
+    int failed;
     Py_BEGIN_ALLOW_THREADS
-    tally(&rule, &at, &t, out, squares);
+    failed = tally(&rule, &at, &t, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(own);
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
     release_all(v, 8);
     Py_RETURN_NONE;
 fail:
@@ -444,9 +551,6 @@ fail:
     return NULL;
 }
 
-#define BLOCK 256
-/* Run-outs whose figures are made at once before they are resolved: a block's figures
- * (three int64 rows a seat) stay in the core's first-level cache. */
 #define KEPT_SUMS 65536
 
 typedef struct {
@@ -562,13 +666,13 @@ discard_tally_entry(PyObject *module, PyObject *args)
     game.second = second;
     Rule rule = {shape, instant_pot, split_at, NULL, NULL, NULL, v[0].buf, v[1].buf};
     Tally t = {.weights = v[5].len ? v[5].buf : NULL};
-    void *own = PyMem_RawCalloc((size_t)at.items, 3 * sizeof(double));
+    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
     if (!own) {
         PyErr_NoMemory();
         goto fail;
     }
     t.counts = own;
-    t.sums = (Sums){(double *)own + at.items, (double *)own + 2 * at.items};
+    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
     Sums out = {v[6].buf, (double *)v[6].buf + at.items};
     Sums squares = {v[7].buf, (double *)v[7].buf + seats};
     int failed;
