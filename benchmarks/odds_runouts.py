@@ -4,8 +4,11 @@ another checkout, side by side (issue 24's "Odds sampled run-outs/s" row).
 ``python -m benchmarks.odds_runouts --against DIR [--rounds 5] [--samples 500000]``: per
 round and game, one fresh process of each tree (``PYTHONPATH`` set to it; the other tree's
 compiled kernels must be built in place) samples ``--samples`` run-outs of 4 seats with
-nothing known (Flop-A declaring HIGH, LOW, BOTH, BOTH) after a warm-up call, and reports
-its thread CPU and wall time; the trees alternate within each round, so noise from other
+nothing known (Flop-A declaring HIGH, LOW, BOTH, BOTH) after a warm-up call of 200,000
+(a process's first chunks of a new size pay for fresh memory, which a server has long
+paid; with a 20,000-sample warm-up that cost fell in this tree's timed call and not in
+one whose per-chunk temporaries had already grown the heap), and reports its thread CPU
+and wall time; the trees alternate within each round, so noise from other
 work on the machine falls on both. Prints one JSON object: per game each tree's median
 run-outs/s by thread CPU and by wall, and their ratios (this tree over ``DIR``), with the
 load average before and after. Nothing is asserted.
@@ -47,7 +50,7 @@ seats = [
     for s in range(4)
 ]
 request = read_odds(game, seats)
-odds(request, samples=20_000, seed=0)
+odds(request, samples=200_000, seed=0)
 cpu, wall = time.thread_time(), time.perf_counter()
 odds(request, samples=int(sys.argv[2]), seed=1)
 print(json.dumps([time.thread_time() - cpu, time.perf_counter() - wall]))
