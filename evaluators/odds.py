@@ -185,7 +185,7 @@ def run_odds(
         return tally.odds(request, pots, exact, runouts)
     if exact:
         chunks: Iterator[tuple[Matrix, Weights | None]] = (
-            (rows, None if game.table_pairs else weights)
+            (rows, None if plan.table_pairs else weights)
             for rows, weights in enumerate_completions(plan, min(CHUNK, chunk))
         )
     else:
@@ -236,13 +236,14 @@ def plan_odds(
     )
     if violations:
         raise InvalidRequest(violations)
-    game = GAMES[request.game].odds
+    rules = GAMES[request.game]
+    game = rules.odds
     assert game is not None, "odds_violations refuses a game without odds"
     plan = Plan(
         unseen=unseen_cards(request.seats, request.table, request.dead),
         unknown=tuple(seat.unknown for seat in request.seats),
-        table_cards=game.table_size - len(request.table),
-        table_pairs=game.table_pairs,
+        table_cards=rules.table_max - len(request.table),
+        table_pairs=not rules.distinct_table_ranks,
         table_ranks=_rank_bits(request.table),
     )
     completions = count_completions(plan)

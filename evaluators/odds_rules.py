@@ -141,22 +141,20 @@ class KnownHands:
 class OddsGame:
     """One game's deal and pot rule for Odds.
 
-    ``hand_min``-``hand_max``: the cards a seat ends with (known + unknown);
-    ``table_size``: the full table; ``table_pairs``: whether a new table card may share a
-    rank with the table (False in the discard games: the dealer replaces it, so each new
-    card is uniform over the unseen cards of ranks not yet on the table, and hands may
-    run out). ``showdown`` is the pot rule in numpy, the reference for ``pot``, the same
-    rule as the compiled tally reads it (what Odds runs). ``runout_cost``: one run-out of
-    one seat, dealt, scored and resolved (CPU and the chunk's arrays, ``evaluators.costs``):
-    Odds sizes its chunks and the server admits a call by it. ``discard``: a discard game's
-    figures for the compiled discard rule, which then makes them and tallies each chunk in
-    one call (``figures`` is the same per seat).
+    ``hand_min``-``hand_max``: the cards a seat ends with (known + unknown). The full
+    table is the game's ``GameRules.table_max``, and a new table card may share a rank
+    with the table unless ``GameRules.distinct_table_ranks`` (the discard games: the
+    dealer replaces it, so each new card is uniform over the unseen cards of ranks not yet
+    on the table, and hands may run out). ``showdown`` is the pot rule in numpy, the
+    reference for ``pot``, the same rule as the compiled tally reads it (what Odds runs).
+    ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU and the
+    chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server admits a
+    call by it. ``discard``: a discard game's figures for the compiled discard rule, which
+    then makes them and tallies each chunk in one call (``figures`` is the same per seat).
     """
 
     hand_min: int
     hand_max: int
-    table_size: int
-    table_pairs: bool
     figures: FiguresOf
     showdown: PotRule
     pot: CompiledPot

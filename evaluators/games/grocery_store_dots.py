@@ -142,8 +142,6 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=7,
         hand_max=7,
-        table_size=0,
-        table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.HALVES, second="value"),

@@ -232,8 +232,6 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=5,
         hand_max=5,
-        table_size=5,
-        table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.UNIQUE_BEST, split_at=CHECKS),

@@ -93,7 +93,7 @@ def _reference(
         d = round(1 / split.fractions[s, p, r])
         assert split.fractions[s, p, r] == 1 / d, "every share is 1/d of the pot"
         sums[(s * pots + p) * buckets + d] += weight[r]
-    if not rules.table_pairs:
+    if GAMES[game].distinct_table_ranks:
         sums[seats * pots * buckets : seats * pots * buckets + seats] = (
             first_out(figures.out_after) @ weight
         )
@@ -128,7 +128,7 @@ def _adversarial_figures(
         return rng.integers(0, high + 1, size=(seats, count), dtype=np.int64)
 
     out_after = np.zeros((seats, count), dtype=np.int64)
-    if not _rules(game).table_pairs:
+    if GAMES[game].distinct_table_ranks:
         out_after = figure(3) * (rng.random((seats, count)) < 0.3)
     figures = Figures(figure(top), figure(top), figure(top), out_after)
     declarations = [
@@ -172,7 +172,7 @@ def test_every_seat_tied_splits_every_pot_it_awards_among_all(game: Game) -> Non
     np.testing.assert_array_equal(sums, expected)
 
 
-@pytest.mark.parametrize("game", [g for g in ODDS_GAMES if not _rules(g).table_pairs])
+@pytest.mark.parametrize("game", [g for g in ODDS_GAMES if GAMES[g].distinct_table_ranks])
 def test_weighted_tallies_equal_the_numpy_sums_within_rounding(game: Game) -> None:
     figures, declarations = _adversarial_figures(game, 4, 5_000, seed=7)
     weights = np.random.default_rng(8).random(5_000) / 5_000
@@ -193,7 +193,7 @@ def test_flop_a_every_declaration_pattern_of_three_seats() -> None:
 
 def test_instant_wins_are_tallied_exactly_where_hands_can_run_out() -> None:
     for game in ODDS_GAMES:
-        assert (_rules(game).pot.instant_pot is None) == _rules(game).table_pairs, game
+        assert (_rules(game).pot.instant_pot is None) != GAMES[game].distinct_table_ranks, game
 
 
 def test_the_kernel_refuses_a_buffer_of_the_wrong_size() -> None:
@@ -210,7 +210,7 @@ def _exact_reference(request: OddsRequest) -> list[tuple[Fraction, list[Fraction
     equally likely completion (the table-pairing games): sums of 1/d, divided once."""
     rules = _rules(request.game)
     planned = plan_odds(request)
-    assert planned.exact and rules.table_pairs
+    assert planned.exact and not GAMES[request.game].distinct_table_ranks
     seats, pots = len(request.seats), len(GAMES[request.game].pots)
     share = [[Fraction(0)] * pots for _ in range(seats)]
     total = 0
