@@ -20,8 +20,13 @@
  *                removed at once and the halves decided again; with one half unclaimed
  *                the other's winners take pot 2 whole, with neither a redeal.
  *
- * Sums are Neumaier-compensated: exact for counts (weights 1) below 2^53, within an ulp
- * or so of the true sum for the exact enumeration's probabilities.
+ * A chunk counts in int64 (every weight 1) or sums its weights Neumaier-compensated
+ * (the exact enumeration's probabilities: within an ulp or so of the true sum); either is
+ * added once to the running tally, float64 sums with their compensations, whole numbers
+ * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
+ *
+ * The discard games' chunks come here as cards (discard_tally): each seat's figures by
+ * the discard rule, a block of run-outs at a time, then the same pot rule and tally.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -31,18 +36,21 @@
 #include "_buffers.h"
 
 #define MAX_SEATS 52
+#define DECK 52
+#define MAX_POTS 3
+
 #define INLINE static inline __attribute__((always_inline))
 /* The per-run-out steps, inlined into each loop so that the loop's copies of the rule and
  * the layout stay in registers (a call would let the counts' stores alias them). */
-#define DECK 52
-#define MAX_POTS 3
+
 #define LANES 4
-#define BLOCK 256
-/* Run-outs taken a step at a time across every seat (a block's rows stay in the core's
- * first-level cache), and whose figures the discard rule makes at once. */
 /* Counts kept in this many copies, run-out r adding to copy r % LANES: one bucket (a seat
  * winning alone) takes most run-outs' adds, and each add would otherwise wait for the one
  * before it to be stored. */
+
+#define BLOCK 256
+/* Run-outs taken a step at a time across every seat (a block's rows stay in the core's
+ * first-level cache), and whose figures the discard rule makes at once. */
 
 enum { BEST = 0, HALVES = 1, UNIQUE_BEST = 2, DECLARED = 3, SHAPES };
 
