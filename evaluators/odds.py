@@ -14,6 +14,7 @@ deadline stops the work (``OddsStopped``).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -23,6 +24,7 @@ import numpy.typing as npt
 from evaluators.cards import InvalidRequest
 from evaluators.costs import CallCost
 from evaluators.inputs import Game
+from evaluators.kernels import _odds
 from evaluators.odds_deal import (
     Matrix,
     Plan,
@@ -32,8 +34,15 @@ from evaluators.odds_deal import (
     sample_completions,
 )
 from evaluators.odds_request import OddsRequest, odds_violations, unseen_cards
-from evaluators.odds_rules import OddsGame, Outcomes
-from evaluators.odds_shared import first_out
+from evaluators.odds_rules import (
+    CompiledPot,
+    Declarations,
+    DiscardScore,
+    Figures,
+    OddsGame,
+    Outcomes,
+)
+from evaluators.odds_shared import in_place, run_outs
 from evaluators.registry import GAMES
 
 CHUNK = 131_072
@@ -158,7 +167,8 @@ def run_odds(
     game, plan, exact, runouts = planned.game, planned.plan, planned.exact, planned.runouts
     pots = GAMES[request.game].pots
     chunk = planned.chunk
-    tally = _Tally(len(request.seats), len(pots), sampled=not exact)
+    declarations = [seat.declaration for seat in request.seats]
+    tally = _Tally(len(request.seats), len(pots), game.pot, declarations, sampled=not exact)
     if game.known_hands is not None and not plan.hand_cards and plan.table_cards:
         holes = [seat.hand for seat in request.seats]
         known = (
@@ -175,7 +185,7 @@ def run_odds(
         return tally.odds(request, pots, exact, runouts)
     if exact:
         chunks: Iterator[tuple[Matrix, Weights | None]] = (
-            (rows, None if game.table_pairs else weights)
+            (rows, None if plan.table_pairs else weights)
             for rows, weights in enumerate_completions(plan, min(CHUNK, chunk))
         )
     else:
@@ -226,13 +236,14 @@ def plan_odds(
     )
     if violations:
         raise InvalidRequest(violations)
-    game = GAMES[request.game].odds
+    rules = GAMES[request.game]
+    game = rules.odds
     assert game is not None, "odds_violations refuses a game without odds"
     plan = Plan(
         unseen=unseen_cards(request.seats, request.table, request.dead),
         unknown=tuple(seat.unknown for seat in request.seats),
-        table_cards=game.table_size - len(request.table),
-        table_pairs=game.table_pairs,
+        table_cards=rules.table_max - len(request.table),
+        table_pairs=not rules.distinct_table_ranks,
         table_ranks=_rank_bits(request.table),
     )
     completions = count_completions(plan)
@@ -275,11 +286,10 @@ def _resolve(
         hands.append(_joined(seat.hand, rows[:, column : column + seat.unknown]))
         column += seat.unknown
     table = _joined(request.table, rows[:, column:])
-    figures = game.figures(hands, table, request.options)
-    split = game.showdown(figures, [seat.declaration for seat in request.seats])
-    # Only the discard games (the tables that never pair) have hands that run out.
-    instant = None if game.table_pairs else first_out(figures.out_after)
-    tally.add(split.fractions, split.redeal, instant, weights)
+    if game.discard is not None:
+        tally.add_discard(game.discard, hands, table, weights)
+    else:
+        tally.add(game.figures(hands, table, request.options), weights)
 
 
 def _joined(known: tuple[int, ...], dealt: Matrix) -> Matrix:
@@ -294,44 +304,91 @@ def _joined(known: tuple[int, ...], dealt: Matrix) -> Matrix:
 
 class _Tally:
     """Running sums over the run-outs resolved so far, weighted by their probabilities
-    where those differ (the discard games' exact tables), else counted."""
+    where those differ (the discard games' exact tables), else counted.
 
-    def __init__(self, seats: int, pots: int, sampled: bool) -> None:
+    A chunk of figures is resolved and added by the compiled tally (``kernels._odds``,
+    the game's ``CompiledPot``): per seat and pot, the weight of the run-outs on which the
+    seat took that pot split d ways, by d (a half split d/2 ways counts as d), so a share
+    is the sum over d of bucket / d. Counted buckets hold whole numbers, and that sum is
+    formed exactly and rounded once, whatever the order of the run-outs. A shorter road's
+    ``Outcomes`` add to ``share``, ``win`` and ``squares`` directly.
+    """
+
+    def __init__(
+        self, seats: int, pots: int, pot: CompiledPot, declarations: Declarations, sampled: bool
+    ) -> None:
         self.sampled = sampled
         self.seen = 0
+        self.seats = seats
+        self.pots = pots
+        self.pot = pot
+        self.buckets = 2 * seats + 1
+        self.items = seats * pots * self.buckets + seats + 2
+        self.sums = np.zeros(2 * self.items)
+        self.squared = np.zeros(2 * seats)
+        self.weighted = False
+        goes = [pot.goes(declaration) for declaration in declarations] if pot.goes else []
+        self.goes_high = bytes(high for high, _ in goes)
+        self.goes_low = bytes(low for _, low in goes)
         self.total = 0.0
         self.share = np.zeros((seats, pots))
         self.win = np.zeros((seats, pots))
-        self.instant = np.zeros(seats)
-        self.redeal = 0.0
         self.squares = np.zeros(seats)
 
-    def add(
-        self,
-        fractions: npt.NDArray[np.float64],
-        redeal: npt.NDArray[np.bool_],
-        instant: npt.NDArray[np.bool_] | None,
-        weights: Weights | None,
+    def add(self, figures: Figures, weights: Weights | None) -> None:
+        """One chunk's figures (S x R), resolved by the game's pot rule and added."""
+        pot = self.pot
+        key = np.ascontiguousarray(figures.strength)
+        second = np.ascontiguousarray(getattr(figures, pot.second)) if pot.second else _NONE
+        out_after = _NONE if pot.instant_pot is None else np.ascontiguousarray(figures.out_after)
+        if weights is not None:
+            self.weighted = True
+        _odds.tally(
+            pot.shape,
+            self.pots,
+            -1 if pot.instant_pot is None else pot.instant_pot,
+            pot.split_at,
+            self.seats,
+            key,
+            second,
+            out_after,
+            self.goes_high,
+            self.goes_low,
+            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self.sums,
+            self.squared,
+        )
+        self.seen += key.shape[1]
+
+    def add_discard(
+        self, discard: DiscardScore, hands: list[Matrix], table: Matrix, weights: Weights | None
     ) -> None:
-        self.seen += fractions.shape[2]
-        if weights is None:
-            self.total += fractions.shape[2]
-            self.share += fractions.sum(axis=2)
-            self.win += np.count_nonzero(fractions, axis=2)
-            if instant is not None:
-                self.instant += np.count_nonzero(instant, axis=1)
-            self.redeal += float(np.count_nonzero(redeal))
-            if self.sampled:
-                seat = fractions[:, 0] if fractions.shape[1] == 1 else fractions.sum(axis=1)
-                self.squares += np.einsum("sr,sr->s", seat, seat)
-            return
-        self.total += float(weights.sum())
-        flat = fractions.reshape(-1, fractions.shape[2])
-        self.share += (flat @ weights).reshape(self.share.shape)
-        self.win += ((flat > 0) @ weights).reshape(self.win.shape)
-        if instant is not None:
-            self.instant += instant @ weights
-        self.redeal += float(redeal @ weights)
+        """One chunk of a discard game, from its cards (read in place) to the tally in one
+        compiled call: the discard rule's figures per seat, then as ``add``."""
+        pot = self.pot
+        count = run_outs(hands, table)
+        table_cards, table_strides = in_place(table)
+        if weights is not None:
+            self.weighted = True
+        _odds.discard_tally(
+            pot.shape,
+            self.pots,
+            -1 if pot.instant_pot is None else pot.instant_pot,
+            pot.split_at,
+            _FIGURE_ROWS[pot.second or "strength"],
+            self.goes_high,
+            self.goes_low,
+            discard.values,
+            discard.scores,
+            tuple(in_place(hand) for hand in hands),
+            table_cards,
+            table_strides,
+            count,
+            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self.sums,
+            self.squared,
+        )
+        self.seen += count
 
     def add_outcomes(self, outcomes: Outcomes) -> None:
         """A single pot's run-outs resolved without fractions (``OddsGame.known_hands``)."""
@@ -343,13 +400,21 @@ class _Tally:
             self.squares += outcomes.squares
 
     def odds(self, request: OddsRequest, pots: tuple[str, ...], exact: bool, runouts: int) -> Odds:
-        scale = 1.0 / self.total
-        share = self.share * scale
-        win = self.win * scale
-        seat_share = share.sum(axis=1)
+        values = self.sums[: self.items] + self.sums[self.items :]
+        counted = self.seats * self.pots * self.buckets
+        buckets = values[:counted].reshape(self.seats, self.pots, self.buckets)
+        total = self.total + values[-1]
+        if self.weighted or self.total:
+            share = (self.share + [[_bucket_sum(row) for row in seat] for seat in buckets]) / total
+            seat_share = share.sum(axis=1)
+        else:
+            share, seat_share = _exact_shares(buckets, int(total))
+        win = (self.win + buckets.sum(axis=2)) / total
+        instant = values[counted : counted + self.seats] / total
+        squares = self.squares + self.squared[: self.seats] + self.squared[self.seats :]
         error = 0.0
         if not exact and runouts > 1:
-            variance = (self.squares * scale - np.square(seat_share)) * runouts / (runouts - 1)
+            variance = (squares / total - np.square(seat_share)) * runouts / (runouts - 1)
             error = float(np.sqrt(np.maximum(variance, 0.0) / runouts).max())
         seats = tuple(
             SeatOdds(
@@ -358,8 +423,35 @@ class _Tally:
                 pots=tuple(
                     PotOdds(pot, float(win[s, p]), float(share[s, p])) for p, pot in enumerate(pots)
                 ),
-                instant_win=float(self.instant[s] * scale),
+                instant_win=float(instant[s]),
             )
             for s, seat in enumerate(request.seats)
         )
-        return Odds(seats, self.redeal * scale, exact, runouts, error)
+        return Odds(seats, float(values[-2] / total), exact, runouts, error)
+
+
+_NONE = np.zeros(0, dtype=np.int64)
+_FIGURE_ROWS = {"strength": 0, "low_strength": 1, "value": 2}
+"""Each figure's row in ``DiscardScore.scores``."""
+_NO_WEIGHTS = np.zeros(0, dtype=np.float64)
+
+
+def _bucket_sum(buckets: npt.NDArray[np.float64]) -> float:
+    """The sum over d of ``buckets[d] / d`` (weighted run-outs), by ``math.fsum``."""
+    return math.fsum(float(buckets[d]) / d for d in np.flatnonzero(buckets).tolist())
+
+
+def _exact_shares(
+    buckets: npt.NDArray[np.float64], total: int
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+    """Counted buckets (whole numbers) as each seat's share of each pot and of the whole
+    pot: each the exact fraction, over a common denominator, rounded once."""
+    splits = range(1, buckets.shape[2])
+    common = math.lcm(*splits)
+    numerators = [
+        [sum(int(row[d]) * (common // d) for d in splits if row[d]) for row in seat]
+        for seat in buckets
+    ]
+    whole = common * total
+    share = np.array([[numerator / whole for numerator in seat] for seat in numerators])
+    return share, np.array([sum(seat) / whole for seat in numerators])

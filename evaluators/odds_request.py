@@ -20,10 +20,9 @@ from evaluators.cards import (
     check_one_deck,
     parse_cards,
 )
+from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
-from evaluators.odds_rules import OddsGame
-from evaluators.registry import GAMES
-from evaluators.validation import check_cards_allowed, check_table
+from evaluators.validation import check_cards_allowed, check_options, check_table, rules_for
 
 OddsSeatText = tuple[str, Sequence[str], int, Declaration | None]
 """(player id, known hand card texts, unknown count, declaration) as a caller sends a seat."""
@@ -86,10 +85,10 @@ def odds_violations(
     deck = [(f"seats[{i}].hand", seat.hand) for i, seat in enumerate(seats)]
     check_one_deck([*deck, ("table", table), ("dead", dead)], violations)
     violations += _seat_violations(seats)
-    if game is None:
-        names = ", ".join(g.name for g in Game)
-        return [Violation("game", f"the game is missing: one of {names}"), *violations]
-    rules = GAMES[game]
+    try:
+        rules = rules_for(game)
+    except InvalidRequest as missing:
+        return [*missing.violations, *violations]
     deal = rules.odds
     if deal is None:
         violations.append(
@@ -100,9 +99,7 @@ def odds_violations(
             )
         )
         return violations
-    for name, value in dataclasses.asdict(options).items():
-        if value and name not in rules.options:
-            violations.append(Violation(f"options.{name}", f"{rules.name} does not read {name}"))
+    violations += check_options(rules, options, showdown=True)
     sizes = f"{deal.hand_min}" + (f"-{deal.hand_max}" if deal.hand_max > deal.hand_min else "")
     for index, seat in enumerate(seats):
         check_cards_allowed(rules, seat.hand, f"seats[{index}].hand", violations)
@@ -117,13 +114,11 @@ def odds_violations(
             )
     if rules.check_showdown is not None:
         showdown_seats = tuple(Seat(s.player, s.hand, s.declaration) for s in seats)
-        violations += rules.check_showdown(ShowdownRequest(game, showdown_seats))
-    check_table(
-        dataclasses.replace(rules, table_min=0, table_max=deal.table_size), table, violations
-    )
+        violations += rules.check_showdown(ShowdownRequest(rules.game, showdown_seats))
+    check_table(dataclasses.replace(rules, table_min=0), table, violations)
     check_cards_allowed(rules, dead, "dead", violations)
     if not violations:
-        violations += _supply_violations(deal, seats, table, dead)
+        violations += _supply_violations(rules, seats, table, dead)
     return violations
 
 
@@ -155,14 +150,14 @@ def unseen_cards(seats: Sequence[OddsSeat], table: Cards, dead: Cards) -> Cards:
 
 
 def _supply_violations(
-    deal: OddsGame, seats: Sequence[OddsSeat], table: Cards, dead: Cards
+    rules: GameRules, seats: Sequence[OddsSeat], table: Cards, dead: Cards
 ) -> list[Violation]:
     """Enough unseen cards for every completion: the seats' unknown cards and the missing
     table cards, and in the discard games enough new ranks for the table whatever the
     hands are dealt (the hands could take every card of the scarcest ranks)."""
     unseen = unseen_cards(seats, table, dead)
     hands = sum(seat.unknown for seat in seats)
-    missing = deal.table_size - len(table)
+    missing = rules.table_max - len(table)
     if hands + missing > len(unseen):
         return [
             Violation(
@@ -171,7 +166,7 @@ def _supply_violations(
                 f"hands, {missing} for the table); {len(unseen)} are left",
             )
         ]
-    if deal.table_pairs or not missing:
+    if not rules.distinct_table_ranks or not missing:
         return []
     on_table = {card >> 2 for card in table}
     per_rank = sorted(

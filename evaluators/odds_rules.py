@@ -10,15 +10,17 @@ game's ``pots`` per run-out (S x P x R) and whether the run-out is a redeal.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 import numpy.typing as npt
 
 from evaluators.costs import UnitCost
 from evaluators.inputs import Cards, Declaration, Options
+from evaluators.results import BatchResult
 
 Matrix = npt.NDArray[np.uint8]
 Figure = npt.NDArray[np.int64]
@@ -65,6 +67,46 @@ PotRule = Callable[[Figures, Declarations], Split]
 
 
 @dataclass(frozen=True)
+class CompiledPot:
+    """A game's pot rule as the compiled tally resolves it (``kernels._odds``, whose
+    comment states each shape): the game's ``OddsGame.showdown`` is the numpy reference
+    the tests hold it to, run-out by run-out.
+
+    ``shape``: one of ``_odds.BEST``, ``HALVES``, ``UNIQUE_BEST``, ``DECLARED``; ``second``:
+    the figure its second half reads; ``instant_pot``: the pot an instant win takes whole
+    (the discard games; None elsewhere); ``split_at``: the top figure at which a
+    ``UNIQUE_BEST`` tie splits instead of redealing; ``goes``: per declaration, whether
+    the seat goes (high, low) (``DECLARED``)."""
+
+    shape: int
+    second: Literal["low_strength", "value"] | None = None
+    instant_pot: int | None = None
+    split_at: int = 0
+    goes: Callable[[Declaration | None], tuple[bool, bool]] | None = None
+
+
+@dataclass(frozen=True, eq=False)
+class DiscardScore:
+    """A discard game's figures as the compiled discard rule makes them
+    (``kernels._odds.discard_tally``): ``values`` per card id (256, packed as the game sums
+    a hand's kept cards) and ``score``, the game's batch result of a kept sum."""
+
+    values: npt.NDArray[np.uint16]
+    score: Callable[[npt.NDArray[np.uint16]], BatchResult]
+
+    @functools.cached_property
+    def scores(self) -> npt.NDArray[np.int64]:
+        """``score`` of every kept sum (0-65535) as rows of strength, low_strength and
+        value: a table built once per game, which the kernel reads by kept sum."""
+        result = self.score(np.arange(1 << 16, dtype=np.uint16))
+        table = np.stack(
+            [as_figure(result.strength), as_figure(result.low_strength), as_figure(result.value)]
+        )
+        table.flags.writeable = False
+        return table
+
+
+@dataclass(frozen=True)
 class Outcomes:
     """Run-outs of a single-pot game resolved: per seat, how many it took all or part of
     the pot on (``win``), its fractions of the pot summed (``share``) and their squares
@@ -99,20 +141,23 @@ class KnownHands:
 class OddsGame:
     """One game's deal and pot rule for Odds.
 
-    ``hand_min``-``hand_max``: the cards a seat ends with (known + unknown);
-    ``table_size``: the full table; ``table_pairs``: whether a new table card may share a
-    rank with the table (False in the discard games: the dealer replaces it, so each new
-    card is uniform over the unseen cards of ranks not yet on the table, and hands may
-    run out). ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU
-    and the chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server
-    admits a call by it.
+    ``hand_min``-``hand_max``: the cards a seat ends with (known + unknown). The full
+    table is the game's ``GameRules.table_max``, and a new table card may share a rank
+    with the table unless ``GameRules.distinct_table_ranks`` (the discard games: the
+    dealer replaces it, so each new card is uniform over the unseen cards of ranks not yet
+    on the table, and hands may run out). ``showdown`` is the pot rule in numpy, the
+    reference for ``pot``, the same rule as the compiled tally reads it (what Odds runs).
+    ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU and the
+    chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server admits a
+    call by it. ``discard``: a discard game's figures for the compiled discard rule, which
+    then makes them and tallies each chunk in one call (``figures`` is the same per seat).
     """
 
     hand_min: int
     hand_max: int
-    table_size: int
-    table_pairs: bool
     figures: FiguresOf
     showdown: PotRule
+    pot: CompiledPot
     runout_cost: UnitCost
     known_hands: KnownHands | None = None
+    discard: DiscardScore | None = None

@@ -17,7 +17,18 @@ import numpy.typing as npt
 
 from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Options
-from evaluators.odds_rules import Figure, Figures, Fractions, Mask, Matrix, Split, as_figure
+from evaluators.kernels import _odds
+from evaluators.odds_rules import (
+    DiscardScore,
+    Figure,
+    Figures,
+    FiguresOf,
+    Fractions,
+    Mask,
+    Matrix,
+    Split,
+    as_figure,
+)
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 
@@ -45,6 +56,49 @@ def batch_figures(
         as_figure(np.stack([r.value for r in results])),
         np.zeros(strength.shape, dtype=np.int64),
     )
+
+
+def in_place(cards: Matrix) -> tuple[Matrix, tuple[int, int, int]]:
+    """``cards`` (R, k), or (1, k) for one row repeated, as a C-contiguous buffer and the
+    (run, card, cards) strides a kernel reads it at, without a copy where the matrix is a
+    block of rows of another (a sampled chunk's run-outs are position-major) or its own."""
+    count, width = cards.shape
+    if count == 1:
+        return np.ascontiguousarray(cards[0]), (0, 1, width)
+    if cards.flags.c_contiguous:
+        return cards, (width, 1, width)
+    if cards.T.flags.c_contiguous:
+        return cards.T, (1, count, width)
+    return np.ascontiguousarray(cards), (width, 1, width)
+
+
+def discard_figures(discard: DiscardScore) -> FiguresOf:
+    """A discard game's Odds figures by the compiled discard rule (``_odds.discard_seat``,
+    the GIL released, the cards read in place): ``score`` of each seat's kept cards'
+    ``values`` summed, and ``out_after``; equal to ``discard.odds_figures``, the numpy
+    reference the tests hold it to."""
+    values, score = discard.values, discard.score
+
+    def figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
+        count = run_outs(hands, table)
+        kept = np.empty((len(hands), count), dtype=np.uint16)
+        outs = np.empty((len(hands), count), dtype=np.int64)
+        table_cards, table_strides = in_place(table)
+        for seat, hand in enumerate(hands):
+            hand_cards, hand_strides = in_place(hand)
+            _odds.discard_seat(
+                values, hand_cards, hand_strides, table_cards, table_strides, count,
+                kept[seat], outs[seat],
+            )  # fmt: skip
+        result = score(kept.reshape(-1))
+        return Figures(
+            as_figure(result.strength).reshape(kept.shape),
+            as_figure(result.low_strength).reshape(kept.shape),
+            as_figure(result.value).reshape(kept.shape),
+            outs,
+        )
+
+    return figures
 
 
 def across(operation: np.ufunc, seats: ArrayT) -> ArrayT:

@@ -24,7 +24,8 @@ from evaluators.discard import apply_discard, discard_figures, instant_win, sum_
 from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
-from evaluators.odds_rules import Declarations, Figures, FiguresOf, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -171,6 +172,10 @@ def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
     return Split(fractions, odds_shared.no_redeal(fractions.shape[2]))
 
 
+ODDS_HIGH_LOW = CompiledPot(_odds.HALVES, second="low_strength", instant_pot=2)
+"""``odds_high_low`` as the compiled tally resolves it."""
+
+
 def figures(evaluation: Evaluation) -> list[Figure]:
     """Low strength, the discard rule's figures, then the two totals."""
     detail = _detail(evaluation)
@@ -182,6 +187,6 @@ def figures(evaluation: Evaluation) -> list[Figure]:
     ]
 
 
-def odds_figures(values: PointValues) -> FiguresOf:
-    """One game's Odds figures (``discard.odds_figures``) with its point values."""
-    return discard.odds_figures(packed_card_array(values), kept_result)
+def odds_discard(values: PointValues) -> DiscardScore:
+    """One game's figures for Odds' compiled discard rule, with its point values."""
+    return DiscardScore(packed_card_array(values), kept_result)

@@ -16,7 +16,8 @@ from evaluators.cards import Violation
 from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
-from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, Figures, OddsGame, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, BatchResult, Evaluation, Resolution
 from evaluators.showdown import (
@@ -153,6 +154,11 @@ def resolve(request: ShowdownRequest, results: Results) -> Resolution:
     return Resolution(awards, False, sentence(clauses))
 
 
+def goes(declaration: Declaration | None) -> tuple[bool, bool]:
+    """Whether a seat that declared ``declaration`` goes for the (high, low) half."""
+    return declaration in _GOES_HIGH, declaration in _GOES_LOW
+
+
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve`` over arrays (Odds): halves by declaration; every BOTH declarer who
     fails to win (a tie counts) both halves is removed at once and the halves decided
@@ -182,6 +188,9 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     return Split(fractions, redeal)
 
 
+ODDS_DISCARD = point_totals.odds_discard(VALUES)
+"""The figures Odds' compiled discard rule makes."""
+
 RULES = GameRules(
     game=Game.FLOP_A,
     name="Flop-A",
@@ -203,10 +212,10 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=3,
         hand_max=3,
-        table_size=5,
-        table_pairs=False,
-        figures=point_totals.odds_figures(VALUES),
+        figures=odds_shared.discard_figures(ODDS_DISCARD),
+        discard=ODDS_DISCARD,
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.DECLARED, second="low_strength", instant_pot=2, goes=goes),
         runout_cost=UnitCost(cpu_ns=128, bytes=112),
     ),
 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import point_totals
+from evaluators import odds_shared, point_totals
 from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
@@ -49,6 +49,9 @@ def reference_batch(
     return point_totals.reference_batch(VALUES, hands, tables)
 
 
+ODDS_DISCARD = point_totals.odds_discard(VALUES)
+"""The figures Odds' compiled discard rule makes."""
+
 RULES = GameRules(
     game=Game.FLORIDA_BINGO,
     name="Florida Bingo",
@@ -70,10 +73,10 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=5,
         hand_max=5,
-        table_size=7,
-        table_pairs=False,
-        figures=point_totals.odds_figures(VALUES),
+        figures=odds_shared.discard_figures(ODDS_DISCARD),
+        discard=ODDS_DISCARD,
         showdown=point_totals.odds_high_low,
+        pot=point_totals.ODDS_HIGH_LOW,
         runout_cost=UnitCost(cpu_ns=160, bytes=96),
     ),
 )

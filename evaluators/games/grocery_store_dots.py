@@ -17,7 +17,8 @@ from evaluators import odds_shared, poker
 from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, DotsDetail, Evaluation, Resolution
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
@@ -141,10 +142,9 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=7,
         hand_max=7,
-        table_size=0,
-        table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.HALVES, second="value"),
         runout_cost=UnitCost(cpu_ns=80, bytes=80),
     ),
 )

@@ -21,8 +21,8 @@ from evaluators.costs import UnitCost
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.kernels import _points
-from evaluators.odds_rules import Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.kernels import _odds, _points
+from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, Evaluation, HighCardDetail, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 
@@ -232,10 +232,9 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=5,
         hand_max=5,
-        table_size=5,
-        table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.UNIQUE_BEST, split_at=CHECKS),
         runout_cost=UnitCost(cpu_ns=96, bytes=80),
     ),
 )

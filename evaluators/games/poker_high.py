@@ -17,8 +17,10 @@ from evaluators import odds_shared, poker
 from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
+from evaluators.kernels import _odds
 from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
 from evaluators.odds_rules import (
+    CompiledPot,
     Declarations,
     Figures,
     KnownHands,
@@ -241,10 +243,9 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=1,
         hand_max=2,
-        table_size=5,
-        table_pairs=True,
         figures=odds_figures,
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.BEST),
         runout_cost=UnitCost(cpu_ns=40, bytes=48),
         known_hands=KnownHands(known_hands_exact, known_hands_sampled),
     ),

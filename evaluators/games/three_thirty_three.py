@@ -23,13 +23,13 @@ from evaluators.discard import (
     discard_figures,
     evaluate_kept,
     instant_win,
-    odds_figures,
     sum_kept,
 )
 from evaluators.figures import yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
-from evaluators.odds_rules import Declarations, Figures, OddsGame, Split
+from evaluators.kernels import _odds
+from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, BlackjackDetail, Evaluation
 from evaluators.showdown import resolve_single_pot
 
@@ -166,6 +166,9 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     return Split(whole, odds_shared.no_redeal(whole.shape[2]))
 
 
+ODDS_DISCARD = DiscardScore(_PACKED_ARRAY, _kept_result)
+"""The figures Odds' compiled discard rule makes."""
+
 RULES = GameRules(
     game=Game.THREE_THIRTY_THREE,
     name="Three Hundred Thirty Three",
@@ -186,10 +189,10 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=3,
         hand_max=3,
-        table_size=4,
-        table_pairs=False,
-        figures=odds_figures(_PACKED_ARRAY, _kept_result),
+        figures=odds_shared.discard_figures(ODDS_DISCARD),
+        discard=ODDS_DISCARD,
         showdown=odds_showdown,
+        pot=CompiledPot(_odds.BEST, instant_pot=0),
         runout_cost=UnitCost(cpu_ns=80, bytes=64),
     ),
 )

@@ -12,7 +12,7 @@ nothing falls back to numpy silently.
 from __future__ import annotations
 
 try:
-    from evaluators.kernels import _deal, _not_poker, _points, _poker, _screen, _tonk
+    from evaluators.kernels import _deal, _not_poker, _odds, _points, _poker, _screen, _tonk
 except ImportError as missing:  # pragma: no cover - only a broken install gets here
     raise ImportError(
         f"handeval's compiled kernels are not built ({missing}): run `pip install -e .` "
@@ -20,4 +20,4 @@ except ImportError as missing:  # pragma: no cover - only a broken install gets 
         "(Debian: apt-get install gcc python3-dev)"
     ) from missing
 
-__all__ = ["_deal", "_not_poker", "_points", "_poker", "_screen", "_tonk"]
+__all__ = ["_deal", "_not_poker", "_odds", "_points", "_poker", "_screen", "_tonk"]

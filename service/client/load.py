@@ -318,7 +318,7 @@ def odds_sizes(game: Game) -> tuple[int, int]:
         raise LoadError(
             f"Odds does not serve {GAMES[game].name}: its hands are not dealt by chance"
         )
-    return dealt.hand_max, dealt.table_size
+    return dealt.hand_max, GAMES[game].table_max
 
 
 def _odds_pool(spec: LoadSpec, count: int) -> tuple[list[bytes], list[bool]]:

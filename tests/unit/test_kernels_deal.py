@@ -42,7 +42,7 @@ def _plans() -> list[tuple[str, Plan]]:
     for game in ODDS_GAMES:
         deal = GAMES[game].odds
         assert deal is not None
-        for table in ("", "7c Kd") if deal.table_size > 2 else ("",):
+        for table in ("", "7c Kd") if GAMES[game].table_max > 2 else ("",):
             plan = plan_odds(_four_seats(game, table), samples=1).plan
             plans.append((f"{game.value} table '{table}'", plan))
     return plans

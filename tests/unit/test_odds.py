@@ -76,7 +76,7 @@ def _random_showdown(
 ) -> tuple[list[Cards], Cards]:
     deck = [int(card) for card in rng.permutation(DECK_SIZE)]
     table: list[int] = []
-    if _odds_rules(game).table_pairs:
+    if not GAMES[game].distinct_table_ranks:
         table = deck[:table_size]
         deck = deck[table_size:]
     else:
@@ -148,7 +148,6 @@ def _literal_completions(
     game: Game, request: OddsRequest
 ) -> Iterator[tuple[list[Cards], Cards, Fraction]]:
     """Every completion with its docs/rules.md probability, by itertools, one at a time."""
-    spec = _odds_rules(game)
     seen = set(request.table) | set(request.dead)
     for seat in request.seats:
         seen |= set(seat.hand)
@@ -170,8 +169,8 @@ def _literal_completions(
                 )
 
     def tables(left: list[int], table: Cards) -> Iterator[tuple[Cards, Fraction]]:
-        missing = spec.table_size - len(table)
-        if spec.table_pairs:
+        missing = GAMES[game].table_max - len(table)
+        if not GAMES[game].distinct_table_ranks:
             sets = list(itertools.combinations(left, missing))
             for chosen in sets:
                 yield table + chosen, Fraction(1, len(sets))

@@ -1,0 +1,741 @@
+/* Odds' pot rules and tally: a chunk of run-outs resolved and counted with the GIL released.
+ *
+ * A chunk's figures arrive as S seats x R run-outs of int64 (seat-major, as the batch
+ * kernels score them). Each run-out is resolved by one of the pot shapes the games use
+ * (docs/rules.md "Showdown" and "Odds"), and every award is counted by the seats it is
+ * split among: a seat that takes a whole pot split d ways, or a half split d/2 ways, adds
+ * the run-out's weight to its bucket d of that pot. A share is then the sum over d of
+ * bucket / d, which the caller forms exactly (integers when every weight is 1), so no
+ * rounding enters a counted tally, whatever the order of the run-outs.
+ *
+ * Shapes (an instant win, where the game has one, comes first and takes its pot whole):
+ *   BEST         pot 0 whole to the highest `key`, ties split (Poker high, 333);
+ *   HALVES       pot 0 half to the highest `key`, pot 1 half to the highest `second`
+ *                (Grocery Store Dots: dots; Numbers, Florida Bingo: low strength);
+ *   UNIQUE_BEST  pot 0 whole to the highest `key` alone, or split among those tied at
+ *                `split_at`; any other tie at the top is a redeal (High Card);
+ *   DECLARED     Flop-A's declarations: pot 0 half to the highest `key` among the seats
+ *                going high, pot 1 half to the highest `second` among those going low,
+ *                every seat going both ways that does not win (ties count) both halves
+ *                removed at once and the halves decided again; with one half unclaimed
+ *                the other's winners take pot 2 whole, with neither a redeal.
+ *
+ * A chunk counts in int64 (every weight 1) or sums its weights Neumaier-compensated
+ * (the exact enumeration's probabilities: within an ulp or so of the true sum); either is
+ * added once to the running tally, float64 sums with their compensations, whole numbers
+ * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
+ *
+ * The discard games' chunks come here as cards (discard_tally): each seat's figures by
+ * the discard rule, a block of run-outs at a time, then the same pot rule and tally.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "_buffers.h"
+
+#define MAX_SEATS 52
+#define DECK 52
+#define MAX_POTS 3
+
+#define INLINE static inline __attribute__((always_inline))
+/* The per-run-out steps, inlined into each loop so that the loop's copies of the rule and
+ * the layout stay in registers (a call would let the counts' stores alias them). */
+
+#define LANES 4
+/* Counts kept in this many copies, run-out r adding to copy r % LANES: one bucket (a seat
+ * winning alone) takes most run-outs' adds, and each add would otherwise wait for the one
+ * before it to be stored. */
+
+#define BLOCK 256
+/* Run-outs taken a step at a time across every seat (a block's rows stay in the core's
+ * first-level cache), and whose figures the discard rule makes at once. */
+
+enum { BEST = 0, HALVES = 1, UNIQUE_BEST = 2, DECLARED = 3, SHAPES };
+
+typedef struct {
+    double *sum;
+    double *carry;
+} Sums;
+
+/* sum[i] += value, with the low-order bits lost kept in carry[i] (Neumaier). */
+static inline void
+add(Sums t, Py_ssize_t i, double value)
+{
+    double sum = t.sum[i];
+    double total = sum + value;
+    t.carry[i] += (sum >= value || sum <= -value) ? (sum - total) + value
+                                                   : (value - total) + sum;
+    t.sum[i] = total;
+}
+
+typedef struct {
+    int seats;
+    int pots;
+    int buckets; /* 2 * seats + 1: a pot split d ways for d in 1..2S */
+    Py_ssize_t count;
+    Py_ssize_t shares; /* offset of the instant wins, after every bucket */
+    Py_ssize_t items;  /* buckets, instant wins, redeals, total weight */
+} Layout;
+
+/* One chunk's tally: counts (every weight 1: whole numbers, added once at the end) or
+ * compensated weighted sums, and each seat's squared shares. */
+typedef struct {
+    const double *weights; /* NULL: counted */
+    int64_t *restrict counts;
+    Sums sums;
+    double *squares;
+    double inverse[2 * MAX_SEATS + 1];
+} Tally;
+
+/* The run-out's weight added at i, `times` (0 or 1) times: without a branch, as which
+ * seats win is a coin toss a branch predictor cannot learn. */
+INLINE void
+count(Tally *t, Py_ssize_t i, double weight, int times, const int weighted)
+{
+    if (weighted)
+        add(t->sums, i, weight * times);
+    else
+        t->counts[i] += times;
+}
+
+/* The seats with the largest `key` of run-out r among the `eligible` ones (all when NULL),
+ * flagged in `chosen`; how many. */
+INLINE int
+best(const int64_t *key, const uint8_t *eligible, Py_ssize_t r, const Layout *at,
+     uint8_t *chosen)
+{
+    int64_t top = -1;
+    for (int s = 0; s < at->seats; s++) {
+        int64_t v = key[s * at->count + r];
+        if (eligible && !eligible[s])
+            v = -1;
+        top = v > top ? v : top;
+    }
+    int winners = 0;
+    for (int s = 0; s < at->seats; s++) {
+        int64_t v = key[s * at->count + r];
+        chosen[s] = (v == top) & (top >= 0) & (!eligible || eligible[s]);
+        winners += chosen[s];
+    }
+    return winners;
+}
+
+/* Pot `pot` (its whole when `halves` is 1, half when 2) split among the `winners` flagged
+ * in `chosen`: each adds the run-out's weight to its bucket d = halves x winners, and 1/d
+ * to its share of the whole pot. */
+INLINE void
+award(Tally *t, const Layout *at, int pot, int halves, const uint8_t *chosen, int winners,
+      double weight, double *seat_share, const int weighted)
+{
+    int d = halves * winners;
+    double share = t->inverse[d];
+    for (int s = 0; s < at->seats; s++) {
+        count(t, ((Py_ssize_t)s * at->pots + pot) * at->buckets + d, weight, chosen[s],
+              weighted);
+        seat_share[s] += chosen[s] * share;
+    }
+}
+
+/* The seats with the run-out's smallest non-zero out_after (docs/rules.md: the first to
+ * run out of cards); how many. */
+INLINE int
+first_out(const int64_t *out, Py_ssize_t r, const Layout *at, uint8_t *chosen)
+{
+    uint64_t earliest = UINT64_MAX;
+    for (int s = 0; s < at->seats; s++) {
+        uint64_t v = (uint64_t)out[s * at->count + r] - 1; /* never ran out: the largest */
+        if (v < earliest)
+            earliest = v;
+    }
+    int winners = 0;
+    for (int s = 0; s < at->seats; s++) {
+        chosen[s] = (earliest != UINT64_MAX) & ((uint64_t)out[s * at->count + r] - 1 == earliest);
+        winners += chosen[s];
+    }
+    return winners;
+}
+
+typedef struct {
+    int shape;
+    int instant_pot; /* -1: no instant wins */
+    int64_t split_at;
+    const int64_t *restrict key;
+    const int64_t *restrict second;
+    const int64_t *restrict out_after;
+    const uint8_t *goes_high;
+    const uint8_t *goes_low;
+} Rule;
+
+/* Resolve run-out r into the tally; each seat's share of the whole pot into `seat_share`
+ * (zero on entry). */
+INLINE void
+resolve(const Rule *rule, const Layout *at, Tally *t, Py_ssize_t r, double weight,
+        double *seat_share, const int weighted)
+{
+    uint8_t high[MAX_SEATS], low[MAX_SEATS];
+    Py_ssize_t redeal = at->shares + at->seats;
+    if (rule->instant_pot >= 0) {
+        int first = first_out(rule->out_after, r, at, high);
+        if (first) {
+            award(t, at, rule->instant_pot, 1, high, first, weight, seat_share, weighted);
+            for (int s = 0; s < at->seats; s++)
+                count(t, at->shares + s, weight, high[s], weighted);
+            return;
+        }
+    }
+    switch (rule->shape) {
+    case BEST:
+        award(t, at, 0, 1, high, best(rule->key, NULL, r, at, high), weight, seat_share, weighted);
+        return;
+    case HALVES:
+        award(t, at, 0, 2, high, best(rule->key, NULL, r, at, high), weight, seat_share, weighted);
+        award(t, at, 1, 2, low, best(rule->second, NULL, r, at, low), weight, seat_share, weighted);
+        return;
+    case UNIQUE_BEST: {
+        int winners = best(rule->key, NULL, r, at, high);
+        int64_t top = 0;
+        for (int s = 0; s < at->seats; s++)
+            if (high[s])
+                top = rule->key[s * at->count + r];
+        if (winners == 1 || top == rule->split_at)
+            award(t, at, 0, 1, high, winners, weight, seat_share, weighted);
+        else
+            count(t, redeal, weight, 1, weighted);
+        return;
+    }
+    default: { /* DECLARED */
+        uint8_t in[MAX_SEATS], high_ok[MAX_SEATS], low_ok[MAX_SEATS];
+        memset(in, 1, (size_t)at->seats);
+        int highs, lows;
+        for (;;) {
+            for (int s = 0; s < at->seats; s++) {
+                high_ok[s] = in[s] && rule->goes_high[s];
+                low_ok[s] = in[s] && rule->goes_low[s];
+            }
+            highs = best(rule->key, high_ok, r, at, high);
+            lows = best(rule->second, low_ok, r, at, low);
+            int failing = 0;
+            for (int s = 0; s < at->seats; s++)
+                if (high_ok[s] && low_ok[s] && !(high[s] && low[s])) {
+                    in[s] = 0;
+                    failing = 1;
+                }
+            if (!failing)
+                break;
+        }
+        if (highs && lows) {
+            award(t, at, 0, 2, high, highs, weight, seat_share, weighted);
+            award(t, at, 1, 2, low, lows, weight, seat_share, weighted);
+        } else if (highs || lows) {
+            award(t, at, 2, 1, highs ? high : low, highs ? highs : lows, weight, seat_share, weighted);
+        } else {
+            count(t, redeal, weight, 1, weighted);
+        }
+    }
+    }
+}
+
+/* Run-outs 0..count-1 of the figures in `rule` (rows at->count apart) added to the tally
+ * and to each seat's squared shares. */
+static inline void
+tally_runs(const Rule *shared_rule, const Layout *shared_at, Tally *shared_t, double *squared,
+           Py_ssize_t count, const int weighted)
+{
+    /* Local copies: the counts' stores cannot then alias what the loop reads. */
+    const Rule local_rule = *shared_rule;
+    const Layout local_at = *shared_at;
+    Tally local_t = *shared_t;
+    const Rule *rule = &local_rule;
+    const Layout *at = &local_at;
+    Tally *t = &local_t;
+    double seat_share[MAX_SEATS];
+    double lanes[LANES][MAX_SEATS] = {{0}};
+    int64_t *counts = t->counts;
+    for (Py_ssize_t r = 0; r < count; r++) {
+        double weight = weighted ? t->weights[r] : 1.0;
+        t->counts = counts + (r % LANES) * at->items;
+        for (int s = 0; s < at->seats; s++)
+            seat_share[s] = 0.0;
+        resolve(rule, at, t, r, weight, seat_share, weighted);
+        for (int s = 0; s < at->seats; s++)
+            lanes[r % LANES][s] += weight * seat_share[s] * seat_share[s];
+        if (weighted)
+            add(t->sums, at->items - 1, weight);
+    }
+    if (!weighted)
+        counts[at->items - 1] += count;
+    for (int lane = 0; lane < LANES; lane++)
+        for (int s = 0; s < at->seats; s++)
+            squared[s] += lanes[lane][s];
+}
+
+/* The chunk's own tally added to the running one in `out` and `squares`. */
+static void
+fold(const Layout *at, const Tally *t, const double *squared, Sums out, Sums squares,
+     int weighted)
+{
+    for (Py_ssize_t i = 0; i < at->items; i++) {
+        if (weighted) {
+            add(out, i, t->sums.sum[i]);
+            out.carry[i] += t->sums.carry[i];
+        } else {
+            int64_t total = 0;
+            for (int lane = 0; lane < LANES; lane++)
+                total += t->counts[lane * at->items + i];
+            if (total)
+                add(out, i, (double)total);
+        }
+    }
+    for (int s = 0; s < at->seats; s++)
+        add(squares, s, squared[s]);
+}
+
+static void
+set_inverses(Tally *t, int seats)
+{
+    for (int d = 1; d <= 2 * seats; d++)
+        t->inverse[d] = 1.0 / d;
+}
+
+/* tally_runs for counted run-outs of the shapes without declarations or instant wins
+ * (BEST, HALVES, UNIQUE_BEST), a block of run-outs at a time and a seat at a time: the top
+ * figure and how many share it per run-out, then per seat its wins alone summed in a
+ * register and its rarer shared wins counted by bucket. Straight loops over contiguous
+ * rows, without the per-run-out branches and seat loops of the general one. */
+static int
+tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
+{
+    const int seats = at->seats;
+    const Py_ssize_t stride = at->count;
+    const int halves = rule->shape == HALVES ? 2 : 1;
+    double *share = PyMem_RawMalloc(sizeof(double) * seats * BLOCK);
+    if (!share)
+        return -1;
+    double lanes[LANES][MAX_SEATS] = {{0}};
+    int64_t top[BLOCK];
+    uint8_t ties[BLOCK], alone[BLOCK];
+    int tied[BLOCK];
+    int64_t redeals = 0;
+    for (Py_ssize_t first = 0; first < stride; first += BLOCK) {
+        int n = stride - first < BLOCK ? (int)(stride - first) : BLOCK;
+        memset(share, 0, sizeof(double) * seats * BLOCK);
+        for (int pot = 0; pot < halves; pot++) {
+            const int64_t *key = (pot ? rule->second : rule->key) + first;
+            for (int i = 0; i < n; i++)
+                top[i] = key[i];
+            for (int s = 1; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                for (int i = 0; i < n; i++)
+                    top[i] = row[i] > top[i] ? row[i] : top[i];
+            }
+            memset(ties, 0, (size_t)n);
+            for (int s = 0; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                for (int i = 0; i < n; i++)
+                    ties[i] += row[i] == top[i];
+            }
+            int shared = 0;
+            for (int i = 0; i < n; i++) {
+                int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
+                redeals += ties[i] > 1 && !split;
+                if (ties[i] > 1 && split)
+                    tied[shared++] = i;
+                alone[i] = ties[i] == 1;
+            }
+            const double whole = t->inverse[halves];
+            for (int s = 0; s < seats; s++) {
+                const int64_t *row = key + s * stride;
+                int64_t *bucket = t->counts + ((Py_ssize_t)s * at->pots + pot) * at->buckets;
+                double *seat = share + s * BLOCK;
+                int64_t wins = 0;
+                for (int i = 0; i < n; i++) {
+                    int won = (row[i] == top[i]) & alone[i];
+                    wins += won;
+                    seat[i] += won * whole;
+                }
+                bucket[halves] += wins;
+                for (int j = 0; j < shared; j++) {
+                    int i = tied[j];
+                    int won = row[i] == top[i];
+                    int d = halves * ties[i];
+                    bucket[(j % LANES) * at->items + d] += won;
+                    seat[i] += won * t->inverse[d];
+                }
+            }
+        }
+        for (int s = 0; s < seats; s++) {
+            const double *seat = share + s * BLOCK;
+            for (int i = 0; i < n; i++)
+                lanes[i % LANES][s] += seat[i] * seat[i];
+        }
+    }
+    t->counts[at->shares + seats] += redeals;
+    t->counts[at->items - 1] += stride;
+    for (int lane = 0; lane < LANES; lane++)
+        for (int s = 0; s < seats; s++)
+            squared[s] += lanes[lane][s];
+    PyMem_RawFree(share);
+    return 0;
+}
+
+static int
+tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
+{
+    double squared[MAX_SEATS] = {0};
+    set_inverses(t, at->seats);
+    if (t->weights)
+        tally_runs(rule, at, t, squared, at->count, 1);
+    else if (rule->instant_pot < 0 && rule->shape != DECLARED) {
+        if (tally_blocks(rule, at, t, squared))
+            return -1;
+    } else
+        tally_runs(rule, at, t, squared, at->count, 0);
+    fold(at, t, squared, out, squares, t->weights != NULL);
+    return 0;
+}
+
+PyDoc_STRVAR(tally_doc,
+"tally(shape, pots, instant_pot, split_at, seats, key, second, out_after, goes_high,\n"
+"      goes_low, weights, sums, squares)\n"
+"--\n\n"
+"Resolve every run-out of a chunk and add it to the running tally in `sums`.\n\n"
+"key, second, out_after: int64, seats rows of R run-outs each (second and out_after\n"
+"empty when the shape or the game does not read them); goes_high, goes_low: one byte a\n"
+"seat (DECLARED only, else empty); weights: float64 per run-out, or empty for 1 each.\n"
+"sums: float64, 2 x N (the sums, then their compensations), N = seats x pots x\n"
+"(2 x seats + 1) buckets (a seat's pot split d ways at index (seat x pots + pot) x\n"
+"(2 x seats + 1) + d), then the instant wins per seat, the redeals, the run-outs' total\n"
+"weight. squares: float64, 2 x seats: each seat's share of the whole pot squared,\n"
+"weighted, summed (then the compensations). Adds, never overwrites.");
+
+static PyObject *
+tally_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[8] = {{0}};
+    int shape, pots, instant_pot, seats;
+    long long split_at;
+    if (!PyArg_ParseTuple(args, "iiiLiy*y*y*y*y*y*w*w*", &shape, &pots, &instant_pot,
+                          &split_at, &seats, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                          &v[7]))
+        goto fail;
+    if (shape < 0 || shape >= SHAPES || seats < 1 || seats > MAX_SEATS || pots < 1 ||
+        pots > MAX_POTS || instant_pot >= pots || instant_pot < -1 ||
+        (shape == HALVES && pots < 2) || (shape == DECLARED && pots < 3)) {
+        PyErr_Format(PyExc_ValueError,
+                     "shape %d, %d pots, instant pot %d, %d seats: need a shape below %d, "
+                     "1-%d seats and the pots the shape awards",
+                     shape, pots, instant_pot, seats, SHAPES, MAX_SEATS);
+        goto fail;
+    }
+    Layout at = {seats, pots, 2 * seats + 1, 0, 0, 0};
+    at.count = v[0].len / 8 / seats;
+    at.shares = (Py_ssize_t)seats * pots * at.buckets;
+    at.items = at.shares + seats + 2;
+    int seconds = shape == HALVES || shape == DECLARED;
+    int declared = shape == DECLARED;
+    if (expect_items(&v[0], seats * at.count, 8, "key") ||
+        expect_items(&v[1], seconds ? seats * at.count : 0, 8, "second") ||
+        expect_items(&v[2], instant_pot >= 0 ? seats * at.count : 0, 8, "out_after") ||
+        expect_items(&v[3], declared ? seats : 0, 1, "goes_high") ||
+        expect_items(&v[4], declared ? seats : 0, 1, "goes_low") ||
+        (v[5].len && expect_items(&v[5], at.count, 8, "weights")) ||
+        expect_items(&v[6], 2 * at.items, 8, "sums") ||
+        expect_items(&v[7], 2 * seats, 8, "squares"))
+        goto fail;
+    Rule rule = {shape, instant_pot, split_at, v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf};
+    Tally t = {.weights = v[5].len ? v[5].buf : NULL};
+    /* The chunk's own counts (LANES copies) or sums, zeroed: counts, sums, carries. */
+    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
+    if (!own) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    t.counts = own;
+    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
+    Sums out = {v[6].buf, (double *)v[6].buf + at.items};
+    Sums squares = {v[7].buf, (double *)v[7].buf + seats};
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = tally(&rule, &at, &t, out, squares);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(own);
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    release_all(v, 8);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 8);
+    return NULL;
+}
+
+/* A matrix of card ids read in place: card k of run-out r at r * run + k * card (a run
+ * stride of 0 repeats one row, as a fully known hand or table). */
+typedef struct {
+    const uint8_t *cards;
+    Py_ssize_t run;
+    Py_ssize_t card;
+    Py_ssize_t width;
+} Cards;
+
+/* 0 when `view` holds every card of `count` run-outs of `m`; else -1, ValueError set. */
+static int
+check_cards(const Py_buffer *view, Cards *m, Py_ssize_t count, const char *name)
+{
+    m->cards = view->buf;
+    if (m->width < 0 || m->width > DECK || m->run < 0 || m->card < 0 ||
+        (count && m->width &&
+         (count - 1) * m->run + (m->width - 1) * m->card >= view->len)) {
+        PyErr_Format(PyExc_ValueError,
+                     "%s: %zd cards a run-out at strides (%zd, %zd) overrun its %zd bytes",
+                     name, m->width, m->run, m->card, view->len);
+        return -1;
+    }
+    return 0;
+}
+
+#define ALL_RANKS 0x1FFF
+
+/* The discard rule over one seat's run-outs (as discard.odds_figures): the packed values
+ * of its cards whose rank the table never shows, and out_after, 1 + the turns after which
+ * a rank of the hand is still unshown when every one shows by the last turn, else 0. */
+static void
+discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
+             uint16_t *restrict kept, int64_t *restrict out_after)
+{
+    for (Py_ssize_t r = 0; r < count; r++) {
+        const uint8_t *turned = table.cards + r * table.run;
+        const uint8_t *held = hand.cards + r * hand.run;
+        uint16_t waiting = 0;
+        for (Py_ssize_t k = 0; k < hand.width; k++)
+            waiting |= (uint16_t)(1u << (held[k * hand.card] >> 2));
+        uint16_t shown = 0;
+        int64_t turns = 1;
+        for (Py_ssize_t k = 0; k < table.width; k++) {
+            shown |= (uint16_t)(1u << (turned[k * table.card] >> 2));
+            turns += (waiting & ~shown) != 0;
+        }
+        uint16_t total = 0;
+        for (Py_ssize_t k = 0; k < hand.width; k++) {
+            uint8_t card = held[k * hand.card];
+            total += values[card] * !(shown >> (card >> 2) & 1);
+        }
+        kept[r] = total;
+        out_after[r] = table.width && !(waiting & ~shown & ALL_RANKS) ? turns : 0;
+    }
+}
+
+PyDoc_STRVAR(discard_doc,
+"discard_seat(values, hand, hand_strides, table, table_strides, count, kept, out_after)\n"
+"--\n\n"
+"One seat's discard-game figures over `count` run-outs: values, uint16 per card id\n"
+"(256); hand and table, uint8 card ids read at (run stride, card stride, cards) each\n"
+"(a run stride of 0 repeats one row); kept (uint16) and out_after (int64), one per run-out.");
+
+static PyObject *
+discard_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[5] = {{0}};
+    Cards hand, table;
+    Py_ssize_t count;
+    if (!PyArg_ParseTuple(args, "y*y*(nnn)y*(nnn)nw*w*", &v[0], &v[1], &hand.run, &hand.card,
+                          &hand.width, &v[2], &table.run, &table.card, &table.width, &count,
+                          &v[3], &v[4]))
+        goto fail;
+    if (count < 0 || expect_items(&v[0], 256, 2, "values") ||
+        check_cards(&v[1], &hand, count, "hand") || check_cards(&v[2], &table, count, "table") ||
+        expect_items(&v[3], count, 2, "kept") || expect_items(&v[4], count, 8, "out_after"))
+        goto fail;
+    Py_BEGIN_ALLOW_THREADS
+    discard_seat(v[0].buf, hand, table, count, v[3].buf, v[4].buf);
+    Py_END_ALLOW_THREADS
+    release_all(v, 5);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 5);
+    return NULL;
+}
+
+#define KEPT_SUMS 65536
+
+typedef struct {
+    const uint16_t *values;
+    const int64_t *scores; /* strength, low_strength, value of every kept sum */
+    int second;            /* the row of `scores` the pot's second half reads */
+    Cards hands[MAX_SEATS];
+    Cards table;
+} Discard;
+
+/* A discard game's chunk, dealt cards to tally in one pass: per block of run-outs, each
+ * seat's kept sum and out_after by the discard rule, its figures looked up by kept sum,
+ * then the pot rule and the tally. */
+static int
+discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
+              Sums squares)
+{
+    int64_t *figures = PyMem_RawMalloc(3 * sizeof(int64_t) * at.seats * BLOCK);
+    if (!figures)
+        return -1;
+    uint16_t kept[BLOCK];
+    double squared[MAX_SEATS] = {0};
+    const int weighted = t.weights != NULL;
+    const double *weights = t.weights;
+    set_inverses(&t, at.seats);
+    at.count = BLOCK;
+    rule.key = figures;
+    rule.second = figures + at.seats * BLOCK;
+    rule.out_after = figures + 2 * at.seats * BLOCK;
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK;
+        Cards table = game->table;
+        table.cards += first * table.run;
+        for (int s = 0; s < at.seats; s++) {
+            Cards hand = game->hands[s];
+            hand.cards += first * hand.run;
+            int64_t *outs = figures + (2 * at.seats + s) * BLOCK;
+            discard_seat(game->values, hand, table, n, kept, outs);
+            for (Py_ssize_t i = 0; i < n; i++) {
+                figures[s * BLOCK + i] = game->scores[kept[i]];
+                figures[(at.seats + s) * BLOCK + i] = game->scores[game->second * KEPT_SUMS + kept[i]];
+            }
+        }
+        if (weighted) {
+            t.weights = weights + first;
+            tally_runs(&rule, &at, &t, squared, n, 1);
+        } else {
+            tally_runs(&rule, &at, &t, squared, n, 0);
+        }
+    }
+    fold(&at, &t, squared, out, squares, weighted);
+    PyMem_RawFree(figures);
+    return 0;
+}
+
+PyDoc_STRVAR(discard_tally_doc,
+"discard_tally(shape, pots, instant_pot, split_at, second, goes_high, goes_low, values,\n"
+"              scores, hands, table, table_strides, count, weights, sums, squares)\n"
+"--\n\n"
+"A discard game's chunk of `count` run-outs from the cards to the tally, as\n"
+"discard_seat for each seat, then tally: values, uint16 per card id (256); scores,\n"
+"int64 (3, 65536): a kept sum's strength, low_strength and value; second, the row of\n"
+"scores the pot's second half reads; hands, one (cards, (run, card, width)) a seat;\n"
+"the rest as in tally.");
+
+static PyObject *
+discard_tally_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[8] = {{0}};
+    Py_buffer held[MAX_SEATS] = {{0}};
+    int shape, pots, instant_pot, second, seats = 0;
+    long long split_at;
+    Py_ssize_t count;
+    PyObject *hands;
+    Discard game;
+    if (!PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots, &instant_pot,
+                          &split_at, &second, &v[0], &v[1], &v[2], &v[3], &PyTuple_Type,
+                          &hands, &v[4], &game.table.run, &game.table.card, &game.table.width,
+                          &count, &v[5], &v[6], &v[7]))
+        goto fail;
+    seats = (int)PyTuple_GET_SIZE(hands);
+    if (shape < 0 || shape >= SHAPES || seats < 1 || seats > MAX_SEATS || pots < 1 ||
+        pots > MAX_POTS || instant_pot >= pots || instant_pot < -1 ||
+        (shape == HALVES && pots < 2) || (shape == DECLARED && pots < 3) || second < 0 ||
+        second > 2 || count < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "shape %d, %d pots, instant pot %d, %d seats, second %d: need a shape "
+                     "below %d, 1-%d seats, the pots the shape awards, a second row 0-2",
+                     shape, pots, instant_pot, seats, second, SHAPES, MAX_SEATS);
+        goto fail;
+    }
+    for (int s = 0; s < seats; s++) {
+        Cards *hand = &game.hands[s];
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
+                              &hand->card, &hand->width) ||
+            check_cards(&held[s], hand, count, "hand"))
+            goto fail;
+    }
+    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
+    at.shares = (Py_ssize_t)seats * pots * at.buckets;
+    at.items = at.shares + seats + 2;
+    int declared = shape == DECLARED;
+    if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
+        expect_items(&v[1], declared ? seats : 0, 1, "goes_low") ||
+        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores") ||
+        check_cards(&v[4], &game.table, count, "table") ||
+        (v[5].len && expect_items(&v[5], count, 8, "weights")) ||
+        expect_items(&v[6], 2 * at.items, 8, "sums") ||
+        expect_items(&v[7], 2 * seats, 8, "squares"))
+        goto fail;
+    game.values = v[2].buf;
+    game.scores = v[3].buf;
+    game.second = second;
+    Rule rule = {shape, instant_pot, split_at, NULL, NULL, NULL, v[0].buf, v[1].buf};
+    Tally t = {.weights = v[5].len ? v[5].buf : NULL};
+    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
+    if (!own) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    t.counts = own;
+    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
+    Sums out = {v[6].buf, (double *)v[6].buf + at.items};
+    Sums squares = {v[7].buf, (double *)v[7].buf + seats};
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = discard_tally(&game, rule, at, t, count, out, squares);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(own);
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    release_all(v, 8);
+    release_all(held, (size_t)seats);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 8);
+    release_all(held, MAX_SEATS);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"tally", tally_entry, METH_VARARGS, tally_doc},
+    {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
+    {"discard_tally", discard_tally_entry, METH_VARARGS, discard_tally_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+/* The shapes' numbers, so Python names them from here rather than restating them. */
+static int
+exec_module(PyObject *m)
+{
+    if (PyModule_AddIntConstant(m, "BEST", BEST) || PyModule_AddIntConstant(m, "HALVES", HALVES) ||
+        PyModule_AddIntConstant(m, "UNIQUE_BEST", UNIQUE_BEST) ||
+        PyModule_AddIntConstant(m, "DECLARED", DECLARED) ||
+        PyModule_AddIntConstant(m, "MAX_SEATS", MAX_SEATS))
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, exec_module},
+    {0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "evaluators.kernels._odds",
+    .m_doc = "Odds' pot rules and tally: a chunk of run-outs resolved and counted.",
+    .m_size = 0,
+    .m_methods = methods,
+    .m_slots = slots,
+};
+
+PyMODINIT_FUNC
+PyInit__odds(void)
+{
+    return PyModuleDef_Init(&module);
+}
