@@ -21,8 +21,9 @@ from evaluators.games import (
     tonk_spades,
 )
 from evaluators.inputs import Game
+from evaluators.results import Detail
 
-__all__ = ["GAMES", "GameRules"]
+__all__ = ["DETAILS", "GAMES", "GameRules"]
 
 GAMES: dict[Game, GameRules] = {
     rules.game: rules
@@ -40,6 +41,10 @@ GAMES: dict[Game, GameRules] = {
     )
 }
 """In ``ListGames`` order."""
+
+DETAILS: tuple[type[Detail], ...] = tuple(dict.fromkeys(rules.detail for rules in GAMES.values()))
+"""Every kind of ``Evaluation.detail`` the games' evaluations carry, each once; details held
+inside a detail (Dots' poker hand) are reached through its fields."""
 
 DEFAULT_GAME = poker_high.RULES.game
 """The game a caller gets when it names none (the load generator): the hot path's."""

@@ -33,7 +33,7 @@ from evaluators.cards import (
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.odds import Odds
 from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
-from evaluators.registry import GameRules
+from evaluators.registry import DETAILS, GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
 from evaluators.validation import SeatText, read_hand_in_full, read_plain_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
@@ -67,7 +67,7 @@ _ENDING = _EnumMap(TonkEnding, pb.TonkEnding, "TONK_ENDING_")
 def _detail_enums() -> list[type[enum.Enum]]:
     """The enums the details' fields hold (nested details' too), found by type."""
     found: list[type[enum.Enum]] = []
-    kinds: list[Any] = list(typing.get_args(Detail))
+    kinds: list[Any] = list(DETAILS)
     while kinds:
         hints = typing.get_type_hints(kinds.pop())
         for hint in hints.values():
@@ -348,13 +348,12 @@ def _wire_message(detail: Any) -> type[Message]:
     return _message_class(message_type)
 
 
-_DETAIL_KINDS: tuple[Any, ...] = typing.get_args(Detail)
 _TO_WIRE: dict[type[Any], tuple[str, Callable[[Any], dict[str, Any]]]] = {
-    kind: (kind.WIRE, _detail_to_wire(kind, _wire_message(kind))) for kind in _DETAIL_KINDS
+    kind: (kind.WIRE, _detail_to_wire(kind, _wire_message(kind))) for kind in DETAILS
 }
 """Detail type -> (its ``oneof detail`` field, named by its ``WIRE``; its converter)."""
 _TO_CORE: dict[str, Callable[[Message], Any]] = {
-    kind.WIRE: _detail_to_core(kind, _wire_message(kind)) for kind in _DETAIL_KINDS
+    kind.WIRE: _detail_to_core(kind, _wire_message(kind)) for kind in DETAILS
 }
 
 

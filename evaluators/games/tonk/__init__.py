@@ -11,8 +11,9 @@ from evaluators.costs import UnitCost
 from evaluators.figures import cards_text, enum_text, yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.games.tonk import deadwood, settlement
+from evaluators.games.tonk.deadwood import TonkDetail
 from evaluators.inputs import Game
-from evaluators.results import Evaluation, TonkDetail
+from evaluators.results import Evaluation
 
 SUMMARY = (
     "Tonk (rummy family, 5, 7 or 9 cards dealt). Cards count A = 1, 2-10 face value, "
@@ -59,6 +60,7 @@ RULES = GameRules(
     resolve=settlement.settle,
     headline=deadwood.headline,
     figures=figures,
+    detail=TonkDetail,
     pots=(),
     options=("hit_runs_only", "texas", "six_card_tonk"),
     showdown_options=("texas", "six_card_tonk"),

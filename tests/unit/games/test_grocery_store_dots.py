@@ -14,8 +14,9 @@ from evaluators import poker
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import grocery_store_dots as dots
 from evaluators.games import poker_high
+from evaluators.games.grocery_store_dots import DotsDetail
 from evaluators.inputs import Cards, Game, Options
-from evaluators.results import Award, DotsDetail, Evaluation, Resolution
+from evaluators.results import Award, Evaluation, Resolution
 from tests.unit.batch_dtypes import has_batch_dtypes
 from tests.unit.showdowns import (
     HALF,

@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from evaluators.cards import RANKS, parse_card
 from evaluators.games import high_card
+from evaluators.games.high_card import HighCardDetail
 from evaluators.inputs import Cards, Game, Options
-from evaluators.results import Evaluation, HighCardDetail, Resolution
+from evaluators.results import Evaluation, Resolution
 from tests.unit.showdowns import (
     HALF,
     Shares,

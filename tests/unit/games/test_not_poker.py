@@ -21,13 +21,15 @@ from evaluators.games import not_poker
 from evaluators.games.not_poker import (
     SUMMARY,
     TABLE_SIZE,
+    NotPokerCategory,
+    NotPokerDetail,
     evaluate_batch,
     headline,
     reading_table,
     signature_index,
 )
 from evaluators.inputs import Cards, Options
-from evaluators.results import Evaluation, NotPokerCategory, NotPokerDetail
+from evaluators.results import Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "table": []}
 """One valid hand (and its table, and table spreads where the game has them), for the

@@ -12,8 +12,9 @@ from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import three_thirty_three as blackjack
+from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Cards, Options
-from evaluators.results import BlackjackDetail, Evaluation
+from evaluators.results import Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}

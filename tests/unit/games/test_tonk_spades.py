@@ -11,8 +11,9 @@ import pytest
 
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import tonk_spades
+from evaluators.games.tonk_spades import SpadesDetail
 from evaluators.inputs import Cards, Game, Options, Seat, ShowdownRequest
-from evaluators.results import Award, Evaluation, SpadesDetail
+from evaluators.results import Award, Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Ks", "2s", "3d", "4c"], "table": []}
 """One valid hand (and its table, and table spreads where the game has them), for the

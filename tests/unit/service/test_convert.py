@@ -8,26 +8,18 @@ import pytest
 from google.rpc import code_pb2, error_details_pb2
 
 from evaluators.cards import InvalidRequest, Violation, parse_card
+from evaluators.games.grocery_store_dots import DotsDetail
+from evaluators.games.high_card import HighCardDetail
+from evaluators.games.not_poker import NotPokerCategory, NotPokerDetail
+from evaluators.games.three_thirty_three import BlackjackDetail
+from evaluators.games.tonk.deadwood import DealBonus, Hit, TonkDetail
 from evaluators.inputs import Declaration, Game, Options, TonkEnding
+from evaluators.point_totals import PointsDetail
+from evaluators.poker import PokerDetail
 from evaluators.registry import GAMES
-from evaluators.results import (
-    Award,
-    BlackjackDetail,
-    DealBonus,
-    DotsDetail,
-    Evaluation,
-    HighCardDetail,
-    Hit,
-    NotPokerCategory,
-    NotPokerDetail,
-    Payout,
-    PointsDetail,
-    PokerCategory,
-    PokerDetail,
-    ShowdownOutcome,
-    TonkDetail,
-)
+from evaluators.results import Award, Evaluation, Payout, ShowdownOutcome
 from evaluators.scoring import evaluate
+from evaluators.tables.five_card_classes import PokerCategory
 from evaluators.validation import read_hand
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import convert

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, parse_card
 from evaluators.games.tonk import deadwood as tonk
+from evaluators.games.tonk.deadwood import DealBonus, TonkDetail
 from evaluators.inputs import Cards, Options, TonkEnding
-from evaluators.results import DealBonus, Evaluation, TonkDetail
+from evaluators.results import Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {
     "hand": ["5h", "6h", "7h", "Kd", "2c"],
