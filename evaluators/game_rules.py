@@ -18,7 +18,7 @@ from evaluators.cards import Violation
 from evaluators.costs import BATCH_HAND_COST, UnitCost
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.odds_rules import OddsGame
-from evaluators.results import BatchResult, Evaluation, Resolution
+from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 
 Evaluator = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 """(hand, table, table_spreads, options) -> Evaluation, on input already validated."""
@@ -58,6 +58,9 @@ class GameRules:
     figures: Callable[[Evaluation], list[Figure]]
     """How an evaluation reads for people after its strength, in the order docs/api.md lists
     the figures (the discard rule's first where the game has it)."""
+    detail: type[Detail]
+    """The kind of ``Evaluation.detail`` this game's evaluations carry (its figures on the
+    wire: the service converts every kind the registry's games name)."""
     aliases: tuple[str, ...] = ()
     """Short names people type for the game besides its name and slug (``333``)."""
     pots: tuple[str, ...] = ("whole",)

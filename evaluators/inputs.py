@@ -1,31 +1,48 @@
 """What a caller asks: the game, the cards as ids, options, showdown seats.
 
 Names mirror the wire contract (docs/api.md) so the service converts by name: ``Game.TONK``
-is ``GAME_TONK``, ``TonkEnding.DROP`` is ``TONK_ENDING_DROP``.
+is ``GAME_TONK``, ``TonkEnding.DROP`` is ``TONK_ENDING_DROP``. ``Game`` has a member per game
+module, named by the module.
 """
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.games import MODULES
+
 Cards = tuple[int, ...]
 
 
-class Game(enum.Enum):
-    NUMBERS = "numbers"
-    FLORIDA_BINGO = "florida-bingo"
-    FLOP_A = "flop-a"
-    THREE_THIRTY_THREE = "three-thirty-three"
-    HIGH_CARD = "high-card"
-    GROCERY_STORE_DOTS = "grocery-store-dots"
-    POKER_HIGH = "poker-high"
-    NOT_POKER = "not-poker"
-    TONK = "tonk"
-    TONK_SPADES = "tonk-spades"
+def _members() -> list[tuple[str, str]]:
+    """(name, slug) of every game module in ``evaluators.games.MODULES``: ``tonk_spades``
+    is ``Game.TONK_SPADES``, slug ``tonk-spades``, wire ``GAME_TONK_SPADES``."""
+    return [(module.upper(), module.replace("_", "-")) for module in MODULES]
+
+
+if TYPE_CHECKING:
+
+    class _Members(enum.EnumMeta):
+        def __getattr__(cls, name: str) -> Game: ...
+
+    class Game(enum.Enum, metaclass=_Members):
+        """Every game, one member per module in ``evaluators.games.MODULES``, in that order.
+
+        Built from that list so a new game adds no member here; mypy cannot see members
+        made at run time, so to it any ``Game.NAME`` is a ``Game`` (tests/test_lint.py
+        checks that every name the code uses is a member).
+        """
+
+        @property
+        def value(self) -> str: ...
+
+else:
+    Game = enum.Enum("Game", _members(), module=__name__, qualname="Game")
 
 
 class Declaration(enum.Enum):

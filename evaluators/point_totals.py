@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -26,8 +27,19 @@ from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, Split
-from evaluators.results import BatchResult, Evaluation, PointsDetail, Resolution
+from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
+
+
+@dataclass(frozen=True, slots=True)
+class PointsDetail(Detail):
+    """Numbers, Florida Bingo, Flop-A: totals of the kept cards (halves are exact floats)."""
+
+    WIRE: ClassVar[str] = "points"
+
+    high_total: float
+    low_total: float
+
 
 LOW_STRENGTH_BASE = 256
 """``low_strength`` = this minus twice the low total; a kept hand's low is below 128."""

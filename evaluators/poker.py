@@ -21,7 +21,7 @@ import itertools
 from array import array
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -31,7 +31,7 @@ from evaluators.figures import cards_text, enum_text
 from evaluators.game_rules import Figure
 from evaluators.inputs import Cards
 from evaluators.kernels import _poker
-from evaluators.results import BatchResult, PokerCategory, PokerDetail
+from evaluators.results import BatchResult, Detail
 from evaluators.tables import PokerTables, poker_tables
 from evaluators.tables.card_keys import (
     BOARD_RANK_INDEXES,
@@ -47,8 +47,19 @@ from evaluators.tables.card_keys import (
     flush_suit,
 )
 from evaluators.tables.class_shapes import ClassShape, class_shapes, describe_ranks, top_cards
-from evaluators.tables.five_card_classes import CLASS_COUNT
+from evaluators.tables.five_card_classes import CLASS_COUNT, PokerCategory
 from evaluators.tables.perfect_hash import BUCKET_MULTIPLIER, slots_of
+
+
+@dataclass(frozen=True, slots=True)
+class PokerDetail(Detail):
+    WIRE: ClassVar[str] = "poker"
+
+    category: PokerCategory
+    rank_class: int
+    """Cactus-Kev equivalence class: 1 (royal flush) ... 7462 (7-5-4-3-2); lower is better."""
+    best_five: Cards
+
 
 STRENGTH_BASE = CLASS_COUNT + 1
 """strength = STRENGTH_BASE - rank_class: higher is better."""

@@ -1,14 +1,12 @@
 """What the evaluators answer: frozen, plain values (card ids, ints, enums).
 
 Strength always points up: a larger ``strength`` is a better hand within one game and
-options. Enum member names mirror the wire contract so the service converts by name, and
-so do details: each detail class names its ``oneof detail`` field in ``WIRE`` and its
-fields are the proto message's fields, card ids where the wire has card text.
+options. Names mirror the wire contract so the service converts by name; each game's
+``Detail`` kind lives in its game's module.
 """
 
 from __future__ import annotations
 
-import enum
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -19,133 +17,17 @@ import numpy.typing as npt
 from evaluators.inputs import Cards
 
 
-class PokerCategory(enum.IntEnum):
-    """Poker hand categories; a larger value is a better category."""
+class Detail:
+    """A game's figures beyond its strength, one frozen dataclass per kind, held in the
+    module of the game (or of the rule several games share) that fills it.
 
-    HIGH_CARD = 1
-    ONE_PAIR = 2
-    TWO_PAIR = 3
-    THREE_OF_A_KIND = 4
-    STRAIGHT = 5
-    FLUSH = 6
-    FULL_HOUSE = 7
-    FOUR_OF_A_KIND = 8
-    STRAIGHT_FLUSH = 9
+    Its fields are the proto detail message's fields by name, card ids where the wire has
+    card text, and ``WIRE`` names its ``oneof detail`` field in ``Evaluation``: the service
+    converts every kind by those names alone. A game's ``GameRules.detail`` names its kind.
+    """
 
-
-class NotPokerCategory(enum.IntEnum):
-    """NotPoker categories in docs/rules.md order: 1 (two trips) is the best."""
-
-    TWO_TRIPS = 1
-    THREE_PAIRS = 2
-    FULL_HOUSE = 3
-    TRIPS = 4
-    TWO_PAIRS = 5
-    PAIR = 6
-    HIGH_CARD = 7
-
-
-class DealBonus(enum.Enum):
-    NONE = 1
-    FIFTY = 2
-    FORTY_NINE = 3
-    THIRTEEN_OR_LESS = 4
-    NINE_OR_LESS = 5
-
-
-@dataclass(frozen=True, slots=True)
-class PointsDetail:
-    """Numbers, Florida Bingo, Flop-A: totals of the kept cards (halves are exact floats)."""
-
-    WIRE: ClassVar[str] = "points"
-
-    high_total: float
-    low_total: float
-
-
-@dataclass(frozen=True, slots=True)
-class BlackjackDetail:
-    WIRE: ClassVar[str] = "blackjack"
-
-    total: int
-    soft: bool
-    bust: bool
-
-
-@dataclass(frozen=True, slots=True)
-class HighCardDetail:
-    WIRE: ClassVar[str] = "high_card"
-
-    survived: int
-    ascending: Cards
-
-
-@dataclass(frozen=True, slots=True)
-class PokerDetail:
-    WIRE: ClassVar[str] = "poker"
-
-    category: PokerCategory
-    rank_class: int
-    """Cactus-Kev equivalence class: 1 (royal flush) ... 7462 (7-5-4-3-2); lower is better."""
-    best_five: Cards
-
-
-@dataclass(frozen=True, slots=True)
-class DotsDetail:
-    WIRE: ClassVar[str] = "dots"
-
-    dots: int
-    poker: PokerDetail
-
-
-@dataclass(frozen=True, slots=True)
-class NotPokerDetail:
-    WIRE: ClassVar[str] = "not_poker"
-
-    category: NotPokerCategory
-    groups: tuple[str, ...]
-    jokers_as: tuple[str, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class Hit:
-    """A hand card laid onto the request's ``table_spreads[spread_index]``."""
-
-    card: int
-    spread_index: int
-
-
-@dataclass(frozen=True, slots=True)
-class TonkDetail:
-    WIRE: ClassVar[str] = "tonk"
-
-    points: int
-    deadwood: int
-    spreads: tuple[Cards, ...]
-    hits: tuple[Hit, ...]
-    deadwood_cards: Cards
-    tonk: bool
-    deal_bonus: DealBonus
-
-
-@dataclass(frozen=True, slots=True)
-class SpadesDetail:
-    WIRE: ClassVar[str] = "spades"
-
-    highest: int | None
-    """The highest spade's card id; None without a spade (empty text on the wire)."""
-
-
-Detail = (
-    PointsDetail
-    | BlackjackDetail
-    | HighCardDetail
-    | DotsDetail
-    | PokerDetail
-    | NotPokerDetail
-    | TonkDetail
-    | SpadesDetail
-)
+    __slots__ = ()
+    WIRE: ClassVar[str]
 
 
 @dataclass(frozen=True, slots=True)

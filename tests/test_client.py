@@ -4,7 +4,6 @@ method against the real server started as a subprocess."""
 from __future__ import annotations
 
 import json
-import re
 import signal
 import socket
 import threading
@@ -81,9 +80,7 @@ def refusal(call: Callable[[], object]) -> HandevalError:
 def test_an_unknown_game_is_a_handeval_error_naming_the_game_and_the_known_ones() -> None:
     [(field, description)] = refusal(lambda: parse_game("bridge")).violations
     assert field == "game"
-    assert re.fullmatch(
-        r"unknown game 'bridge': one of numbers, .*, tonk, tonk-spades", description
-    )
+    assert description == "unknown game 'bridge': one of " + ", ".join(g.value for g in Game)
     [(field, description)] = refusal(lambda: parse_game(pb.GAME_UNSPECIFIED)).violations
     assert field == "game" and description.startswith("0 is not a game number: one of numbers")
 

@@ -4,7 +4,6 @@ reflection, and draining on SIGTERM/SIGINT."""
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import queue
 import signal
@@ -45,24 +44,16 @@ from service.server.limits import CostAdmission, cost_budgets, message_limits
 from service.server.logs import JsonLines
 from service.wire import enums, replies, status
 from tests.conftest import ServerProcess
+from tests.unit.games.examples import game_tests
 
 SERVING = health_pb2.HealthCheckResponse.SERVING
 NOT_SERVING = health_pb2.HealthCheckResponse.NOT_SERVING
 
 
-def _game_tests(game: Game) -> Any:
-    """The unit tests of the game's module (``evaluators/games/numbers.py`` ->
-    ``tests/unit/games/test_numbers.py``), which hold its examples."""
-    package, module = GAMES[game].evaluate.__module__.rsplit(".", 1)
-    return importlib.import_module(
-        f"{package.replace('evaluators', 'tests.unit', 1)}.test_{module}"
-    )
-
-
-HANDS: dict[Game, dict[str, Any]] = {game: _game_tests(game).HAND_EXAMPLE for game in Game}
+HANDS: dict[Game, dict[str, Any]] = {game: game_tests(game).HAND_EXAMPLE for game in Game}
 """One valid hand per game (and its table, and Tonk's table spreads)."""
-DETAIL_FIELD = {game: _game_tests(game).DETAIL_FIELD for game in Game}
-SEATS: dict[Game, dict[str, Any]] = {game: _game_tests(game).SHOWDOWN_EXAMPLE for game in Game}
+DETAIL_FIELD = {game: game_tests(game).DETAIL_FIELD for game in Game}
+SEATS: dict[Game, dict[str, Any]] = {game: game_tests(game).SHOWDOWN_EXAMPLE for game in Game}
 """One valid two-seat showdown per game."""
 
 

@@ -207,6 +207,7 @@ RULES = GameRules(
     resolve=resolve,
     headline=point_totals.headline,
     figures=point_totals.figures,
+    detail=point_totals.PointsDetail,
     pots=("high", "low", "whole"),
     check_showdown=check_declarations,
     odds=OddsGame(

@@ -9,6 +9,8 @@ the player holds, not over the best five.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,9 +21,18 @@ from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
-from evaluators.results import BatchResult, DotsDetail, Evaluation, Resolution
+from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
+
+
+@dataclass(frozen=True, slots=True)
+class DotsDetail(Detail):
+    WIRE: ClassVar[str] = "dots"
+
+    dots: int
+    poker: poker.PokerDetail
+
 
 SUMMARY = (
     "Grocery Store Dots: seven-card stud in which the pot is split in two. One half goes to "
@@ -137,6 +148,7 @@ RULES = GameRules(
     resolve=resolve,
     headline=dots,
     figures=figures,
+    detail=DotsDetail,
     aliases=("dots",),
     pots=("high", "dots"),
     odds=OddsGame(

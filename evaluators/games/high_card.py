@@ -10,7 +10,9 @@ Strength points up: it is ``survived``, the checks passed before the first fold 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -23,8 +25,17 @@ from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds, _points
 from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
-from evaluators.results import BatchResult, Evaluation, HighCardDetail, Resolution
+from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
+
+
+@dataclass(frozen=True, slots=True)
+class HighCardDetail(Detail):
+    WIRE: ClassVar[str] = "high_card"
+
+    survived: int
+    ascending: Cards
+
 
 SUMMARY = (
     "High Card (#509): five cards each and five on the table. Both are sorted from the "
@@ -228,6 +239,7 @@ RULES = GameRules(
     resolve=resolve,
     headline=survived,
     figures=figures,
+    detail=HighCardDetail,
     options=("ace_low",),
     odds=OddsGame(
         hand_min=5,

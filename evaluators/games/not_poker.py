@@ -16,13 +16,14 @@ assignment is tried when a hand is scored.
 
 from __future__ import annotations
 
+import enum
 import itertools
 import math
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -32,9 +33,31 @@ from evaluators.figures import enum_text
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _not_poker
-from evaluators.results import BatchResult, Evaluation, NotPokerCategory, NotPokerDetail
+from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.showdown import resolve_single_pot
 from evaluators.tables.builds import container_bytes, lookup_table
+
+
+class NotPokerCategory(enum.IntEnum):
+    """NotPoker categories in docs/rules.md order: 1 (two trips) is the best."""
+
+    TWO_TRIPS = 1
+    THREE_PAIRS = 2
+    FULL_HOUSE = 3
+    TRIPS = 4
+    TWO_PAIRS = 5
+    PAIR = 6
+    HIGH_CARD = 7
+
+
+@dataclass(frozen=True, slots=True)
+class NotPokerDetail(Detail):
+    WIRE: ClassVar[str] = "not_poker"
+
+    category: NotPokerCategory
+    groups: tuple[str, ...]
+    jokers_as: tuple[str, ...]
+
 
 SUMMARY = (
     "Six cards from a 54-card deck whose two jokers (X1, X2) are wild and take whatever "
@@ -437,4 +460,5 @@ RULES = GameRules(
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
+    detail=NotPokerDetail,
 )

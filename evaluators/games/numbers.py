@@ -68,8 +68,8 @@ RULES = GameRules(
     resolve=point_totals.resolve_high_low,
     headline=point_totals.headline,
     figures=point_totals.figures,
+    detail=point_totals.PointsDetail,
     pots=("high", "low", "whole"),
-    batch_cost=UnitCost(cpu_ns=64, bytes=40),
     odds=OddsGame(
         hand_min=5,
         hand_max=5,

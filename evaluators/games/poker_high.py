@@ -29,8 +29,8 @@ from evaluators.odds_rules import (
     Outcomes,
     Split,
 )
-from evaluators.poker import classify
-from evaluators.results import BatchResult, Evaluation, PokerDetail
+from evaluators.poker import PokerDetail, classify
+from evaluators.results import BatchResult, Evaluation
 from evaluators.showdown import resolve_single_pot
 
 SUMMARY = (
@@ -239,6 +239,7 @@ RULES = GameRules(
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
+    detail=PokerDetail,
     aliases=("poker",),
     odds=OddsGame(
         hand_min=1,

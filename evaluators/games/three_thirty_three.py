@@ -12,6 +12,9 @@ hard 19). An instant win has strength 0, and ``instant_win`` decides it.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import ClassVar
+
 import numpy as np
 import numpy.typing as npt
 
@@ -30,8 +33,18 @@ from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
-from evaluators.results import BatchResult, BlackjackDetail, Evaluation
+from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.showdown import resolve_single_pot
+
+
+@dataclass(frozen=True, slots=True)
+class BlackjackDetail(Detail):
+    WIRE: ClassVar[str] = "blackjack"
+
+    total: int
+    soft: bool
+    bust: bool
+
 
 SUMMARY = (
     "Three Hundred Thirty Three (#845): three cards each, four table cards turned one by "
@@ -185,6 +198,7 @@ RULES = GameRules(
     resolve=resolve_single_pot,
     headline=headline,
     figures=figures,
+    detail=BlackjackDetail,
     aliases=("333",),
     odds=OddsGame(
         hand_min=3,

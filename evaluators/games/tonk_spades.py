@@ -9,7 +9,9 @@ nobody holds a spade the pot goes back in equal shares.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -19,8 +21,17 @@ from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _tonk
-from evaluators.results import BatchResult, Evaluation, Resolution, SpadesDetail
+from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import best_players, evaluation_of, names_text, share_out
+
+
+@dataclass(frozen=True, slots=True)
+class SpadesDetail(Detail):
+    WIRE: ClassVar[str] = "spades"
+
+    highest: int | None
+    """The highest spade's card id; None without a spade (empty text on the wire)."""
+
 
 SUMMARY = (
     "Tonk spades: the Tonk side bet on who was dealt the highest spade. Each participant "
@@ -154,6 +165,7 @@ RULES = GameRules(
     resolve=resolve,
     headline=strength,
     figures=figures,
+    detail=SpadesDetail,
     pots=(POT,),
     options=("ace_low",),
 )

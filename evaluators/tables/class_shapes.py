@@ -16,12 +16,12 @@ from __future__ import annotations
 import functools
 from typing import NamedTuple
 
-from evaluators.results import PokerCategory
 from evaluators.tables.builds import container_bytes, lookup_table
 from evaluators.tables.five_card_classes import (
     CLASS_COUNT,
     RANK_COUNT,
     WHEEL_TOP,
+    PokerCategory,
     build_five_card_classes,
     category_of_class,
     counts_of,

@@ -13,13 +13,28 @@ their 13-bit rank mask instead.
 
 from __future__ import annotations
 
+import enum
 from bisect import bisect_left
 from collections.abc import Mapping
 from itertools import combinations
 from types import MappingProxyType
 
-from evaluators.results import PokerCategory
 from evaluators.tables.builds import container_bytes, lookup_table
+
+
+class PokerCategory(enum.IntEnum):
+    """Poker hand categories; a larger value is a better category."""
+
+    HIGH_CARD = 1
+    ONE_PAIR = 2
+    TWO_PAIR = 3
+    THREE_OF_A_KIND = 4
+    STRAIGHT = 5
+    FLUSH = 6
+    FULL_HOUSE = 7
+    FOUR_OF_A_KIND = 8
+    STRAIGHT_FLUSH = 9
+
 
 RANK_COUNT = 13
 COUNT_BITS = 3

@@ -29,6 +29,7 @@ from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
 
 from evaluators.cards import card_text, parse_card
+from evaluators.registry import DETAILS
 from evaluators.results import Detail
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire.enums import enum_map
@@ -38,8 +39,8 @@ Step = Callable[[Any], Any]
 
 
 def detail_types() -> tuple[Any, ...]:
-    """Every detail dataclass of the core (the members of its ``Detail`` union)."""
-    return typing.get_args(Detail)
+    """Every detail dataclass of the core, gathered by the registry from the games."""
+    return tuple(DETAILS)
 
 
 def _same(value: Any) -> Any:

@@ -12,19 +12,15 @@ from math import gcd
 from hypothesis import strategies as st
 
 from evaluators.game_rules import Results
+from evaluators.games.grocery_store_dots import DotsDetail
+from evaluators.games.high_card import HighCardDetail
+from evaluators.games.not_poker import NotPokerCategory, NotPokerDetail
+from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Declaration, Game, Seat, ShowdownRequest
-from evaluators.results import (
-    BlackjackDetail,
-    DotsDetail,
-    Evaluation,
-    HighCardDetail,
-    NotPokerCategory,
-    NotPokerDetail,
-    PointsDetail,
-    PokerCategory,
-    PokerDetail,
-    Resolution,
-)
+from evaluators.point_totals import PointsDetail
+from evaluators.poker import PokerDetail
+from evaluators.results import Evaluation, Resolution
+from evaluators.tables.five_card_classes import PokerCategory
 
 H, L, B = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
 HALF = Fraction(1, 2)

@@ -6,9 +6,8 @@ from collections import Counter
 
 from phevaluator import evaluate_cards
 
-from evaluators.results import PokerCategory
 from evaluators.tables.class_shapes import class_shapes, top_cards
-from evaluators.tables.five_card_classes import CLASS_COUNT, category_of_class
+from evaluators.tables.five_card_classes import CLASS_COUNT, PokerCategory, category_of_class
 
 
 def five_of(rank_class: int) -> tuple[int, ...]:

@@ -16,19 +16,7 @@ from evaluators.deal import Deal, deal, default_sizes
 from evaluators.inputs import Game, Options
 from evaluators.registry import GAMES
 from evaluators.validation import read_hand
-
-FULL_DEALS = {
-    Game.NUMBERS: (5, 7),
-    Game.FLORIDA_BINGO: (5, 7),
-    Game.FLOP_A: (3, 5),
-    Game.THREE_THIRTY_THREE: (3, 4),
-    Game.HIGH_CARD: (5, 5),
-    Game.GROCERY_STORE_DOTS: (7, 0),
-    Game.POKER_HIGH: (7, 0),
-    Game.NOT_POKER: (6, 0),
-    Game.TONK: (10, 0),
-    Game.TONK_SPADES: (9, 0),
-}
+from tests.unit.games.examples import examples
 
 
 def _texts(cards: tuple[int, ...]) -> list[str]:
@@ -46,11 +34,12 @@ def _assert_rows_are_one_deck_each(dealt: Deal, deck_size: int) -> None:
 
 @pytest.mark.parametrize("game", list(Game))
 def test_default_deal_is_the_fullest_hand_and_table_the_game_takes(game: Game) -> None:
-    assert default_sizes(GAMES[game]) == FULL_DEALS[game]
+    full = examples(game).full_deal
+    assert default_sizes(GAMES[game]) == full
     dealt = deal(game, 3)
-    assert (dealt.hand_size, dealt.table_size) == FULL_DEALS[game]
-    assert dealt.hands.shape == (3, FULL_DEALS[game][0])
-    assert dealt.tables.shape == (3, FULL_DEALS[game][1])
+    assert (dealt.hand_size, dealt.table_size) == full
+    assert dealt.hands.shape == (3, full[0])
+    assert dealt.tables.shape == (3, full[1])
 
 
 @pytest.mark.parametrize("game", list(Game))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from evaluators.figures import cards_text, enum_text, half_text, yes_no
-from evaluators.results import DealBonus, PokerCategory
+from evaluators.games.tonk.deadwood import DealBonus
+from evaluators.tables.five_card_classes import PokerCategory
 
 
 def test_cards_text_joins_canonical_cards() -> None:

@@ -15,7 +15,8 @@ from evaluators import point_totals
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import flop_a, florida_bingo, numbers
 from evaluators.inputs import Cards, Game, Options
-from evaluators.results import BatchResult, Evaluation, PointsDetail
+from evaluators.point_totals import PointsDetail
+from evaluators.results import BatchResult, Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]

@@ -16,8 +16,8 @@ from evaluators import poker
 from evaluators.cards import EMPTY, parse_card
 from evaluators.games import poker_high
 from evaluators.inputs import Cards, Options
-from evaluators.results import PokerCategory, PokerDetail
-from evaluators.tables.five_card_classes import category_of_class
+from evaluators.poker import PokerDetail
+from evaluators.tables.five_card_classes import PokerCategory, category_of_class
 from tests.unit.batch_dtypes import has_batch_dtypes
 
 OPTIONS = Options()

@@ -16,13 +16,10 @@ from hypothesis import strategies as st
 
 from evaluators.game_rules import Resolver
 from evaluators.games.flop_a import resolve as resolve_flop_a
+from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Declaration, Game
 from evaluators.point_totals import resolve_high_low
-from evaluators.results import (
-    Award,
-    BlackjackDetail,
-    Evaluation,
-)
+from evaluators.results import Award, Evaluation
 from evaluators.showdown import resolve_single_pot
 from tests.unit.showdowns import (
     HALF,

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators.results import PokerCategory
 from evaluators.tables import builds, poker_tables, table_info
 from evaluators.tables.card_keys import (
     BOARD_RANK_INDEXES,
@@ -26,6 +25,7 @@ from evaluators.tables.card_keys import (
 )
 from evaluators.tables.five_card_classes import (
     CLASS_COUNT,
+    PokerCategory,
     build_five_card_classes,
     category_of_class,
     counts_of,

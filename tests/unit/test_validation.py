@@ -17,6 +17,7 @@ from evaluators.batch import read_batch
 from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.validation import SeatText, read_hand, read_showdown, rules_for
+from tests.unit.games.examples import examples
 
 DISCARD_GAMES = [Game.NUMBERS, Game.FLORIDA_BINGO, Game.FLOP_A, Game.THREE_THIRTY_THREE]
 NON_JOKER_GAMES = [g for g in Game if g is not Game.NOT_POKER]
@@ -60,23 +61,10 @@ def ids(*texts: str) -> tuple[int, ...]:
     return tuple(parse_card(t) for t in texts)
 
 
-# A valid single-hand request per game: (hand, table, table_spreads).
-VALID: dict[Game, tuple[list[str], list[str], list[list[str]]]] = {
-    Game.NUMBERS: (["Ah", "2c", "3d"], ["4s", "5h"], []),
-    Game.FLORIDA_BINGO: (
-        ["Ah", "2c", "3d", "Kc", "Qd"],
-        ["4s", "5h", "6h", "7h", "8h", "9h", "Th"],
-        [],
-    ),
-    Game.FLOP_A: (["Ah", "2c", "3d"], ["4s", "5h", "6h", "7h", "8h"], []),
-    Game.THREE_THIRTY_THREE: (["Ah", "2c"], ["4s", "5h", "6d", "7c"], []),
-    Game.HIGH_CARD: (["Ah", "2c", "3d", "4s", "5h"], ["Ad", "2h", "3c", "3s", "9h"], []),
-    Game.GROCERY_STORE_DOTS: (["Ah", "2c", "3d", "4s", "5h", "6d", "7c"], [], []),
-    Game.POKER_HIGH: (["Ah", "Kh"], ["Qh", "Jh", "Th"], []),
-    Game.NOT_POKER: (["Ah", "Ad", "X1", "X2", "3c", "9s"], [], []),
-    Game.TONK: (["Ah", "2c", "3d"], [], []),
-    Game.TONK_SPADES: (["Ah", "2c", "3d", "4s", "5h"], [], []),
-}
+def valid(game: Game) -> tuple[list[str], list[str], list[list[str]]]:
+    """A valid single-hand request of ``game``, (hand, table, table_spreads): its example."""
+    example = examples(game)
+    return example.hand, example.table, example.spreads
 
 
 # --- what passes ---------------------------------------------------------------------------
@@ -84,9 +72,9 @@ VALID: dict[Game, tuple[list[str], list[str], list[list[str]]]] = {
 
 @pytest.mark.parametrize("game", list(Game))
 def test_a_valid_hand_of_each_game_passes_with_its_cards_as_ids(game: Game) -> None:
-    hand, table, spreads = VALID[game]
+    hand, table, spreads = valid(game)
     request = read_hand(game, hand, table, spreads)
-    assert request == HandRequest(game, ids(*hand), ids(*table), ())
+    assert request == HandRequest(game, ids(*hand), ids(*table), tuple(ids(*s) for s in spreads))
 
 
 def test_card_notation_is_read_in_every_accepted_spelling() -> None:
@@ -118,9 +106,8 @@ def test_a_declaration_outside_flop_a_is_ignored_not_refused() -> None:
 
 
 def test_high_card_table_may_pair() -> None:
-    assert read_hand(Game.HIGH_CARD, *VALID[Game.HIGH_CARD][:2]).table == ids(
-        "Ad", "2h", "3c", "3s", "9h"
-    )
+    table = ["Ad", "2h", "3c", "3s", "9h"]
+    assert read_hand(Game.HIGH_CARD, ["Ah", "2c", "3d", "4s", "5h"], table).table == ids(*table)
 
 
 def test_poker_table_may_pair() -> None:
@@ -155,7 +142,7 @@ def test_unknown_card_text_in_a_seat_names_the_seat_and_index() -> None:
 
 @pytest.mark.parametrize("game", NON_JOKER_GAMES)
 def test_a_joker_is_refused_outside_not_poker(game: Game) -> None:
-    hand, table, spreads = VALID[game]
+    hand, table, spreads = valid(game)
     violations = violations_of_hand(game, ["X2", *hand[1:]], table, spreads)
     assert "hand[0]" in fields(violations)
     assert message_at(violations, "hand[0]") == f"jokers are not used in {rules_for(game).name}"
@@ -263,7 +250,7 @@ def test_a_wrong_hand_size_names_the_allowed_range(
     game: Game, hand_size: int, allowed: str
 ) -> None:
     deck = [r + s for s in "cdhs" for r in "23456789TJQKA"]
-    table = VALID[game][1]
+    table = valid(game)[1]
     hand = [c for c in deck if c not in table][:hand_size]
     if game is Game.POKER_HIGH:
         table = []
@@ -287,7 +274,7 @@ def test_a_wrong_hand_size_names_the_allowed_range(
 def test_a_wrong_table_size_names_the_allowed_range(
     game: Game, table_size: int, allowed: str
 ) -> None:
-    hand = VALID[game][0]
+    hand = valid(game)[0]
     table = [r + "s" for r in "23456789TJQKA" if r + "s" not in hand][:table_size]
     violations = violations_of_hand(game, hand, table)
     message = message_at(violations, "table")
@@ -297,7 +284,7 @@ def test_a_wrong_table_size_names_the_allowed_range(
 
 def test_a_wrong_size_message_counts_one_card_in_the_singular() -> None:
     violations = violations_of_hand(
-        Game.GROCERY_STORE_DOTS, VALID[Game.GROCERY_STORE_DOTS][0], ["2s"]
+        Game.GROCERY_STORE_DOTS, valid(Game.GROCERY_STORE_DOTS)[0], ["2s"]
     )
     assert message_at(violations, "table").startswith("the table has 1 card;")
 
@@ -350,7 +337,7 @@ def test_a_missing_game_still_reports_seat_problems() -> None:
 
 @pytest.mark.parametrize("game", [g for g in Game if g is not Game.TONK])
 def test_table_spreads_are_refused_outside_tonk(game: Game) -> None:
-    hand, table, _ = VALID[game]
+    hand, table, _ = valid(game)
     violations = violations_of_hand(game, hand, table, [["5c", "5d", "5s"]])
     assert fields(violations) == ["table_spreads"]
     assert rules_for(game).name in violations[0].message
@@ -486,7 +473,7 @@ def test_an_evaluation_refuses_every_option_the_game_does_not_read_in_one(
 ) -> None:
     rules = rules_for(game)
     reads = [o for o in rules.options if o not in rules.showdown_options]
-    hand, table, spreads = VALID[game]
+    hand, table, spreads = valid(game)
     if name in reads:
         assert read_hand(game, hand, table, spreads, _only(name)).options == _only(name)
         return
@@ -503,7 +490,7 @@ def test_an_evaluation_refuses_every_option_the_game_does_not_read_in_one(
 def test_a_batch_refuses_an_option_the_game_does_not_read(game: Game) -> None:
     rules = rules_for(game)
     unread = [o for o in OPTION_NAMES if o not in rules.options or o in rules.showdown_options]
-    hand, table, _ = VALID[game]
+    hand, table, _ = valid(game)
     for name in unread:
         with pytest.raises(InvalidRequest) as error:
             read_batch(game, bytes(ids(*hand)), len(hand), bytes(ids(*table)), len(table),

@@ -11,8 +11,9 @@ from evaluators.costs import UnitCost
 from evaluators.figures import cards_text, enum_text, yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.games.tonk import deadwood, settlement
+from evaluators.games.tonk.deadwood import TonkDetail
 from evaluators.inputs import Game
-from evaluators.results import Evaluation, TonkDetail
+from evaluators.results import Evaluation
 
 SUMMARY = (
     "Tonk (rummy family, 5, 7 or 9 cards dealt). Cards count A = 1, 2-10 face value, "
@@ -59,11 +60,12 @@ RULES = GameRules(
     resolve=settlement.settle,
     headline=deadwood.headline,
     figures=figures,
+    detail=TonkDetail,
     pots=(),
     options=("hit_runs_only", "texas", "six_card_tonk"),
     showdown_options=("texas", "six_card_tonk"),
     check_spread=deadwood.check_spread,
     check_showdown=settlement.check_ending,
     empty_hand_allowed=settlement.empty_hand_allowed,
-    batch_cost=UnitCost(cpu_ns=80, bytes=40),
+    batch_cost=UnitCost(cpu_ns=40, bytes=16),
 )

@@ -33,10 +33,12 @@ they serve the suits the spreads do not touch; the batch path uses them for ever
 
 from __future__ import annotations
 
+import enum
 import functools
 import itertools
 from collections.abc import Sequence
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -44,8 +46,38 @@ import numpy.typing as npt
 from evaluators.cards import ACE, rank_of, suit_of
 from evaluators.inputs import Cards, Options
 from evaluators.kernels import _tonk
-from evaluators.results import BatchResult, DealBonus, Evaluation, Hit, TonkDetail
+from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.tables.builds import container_bytes, lookup_table
+
+
+class DealBonus(enum.Enum):
+    NONE = 1
+    FIFTY = 2
+    FORTY_NINE = 3
+    THIRTEEN_OR_LESS = 4
+    NINE_OR_LESS = 5
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """A hand card laid onto the request's ``table_spreads[spread_index]``."""
+
+    card: int
+    spread_index: int
+
+
+@dataclass(frozen=True, slots=True)
+class TonkDetail(Detail):
+    WIRE: ClassVar[str] = "tonk"
+
+    points: int
+    deadwood: int
+    spreads: tuple[Cards, ...]
+    hits: tuple[Hit, ...]
+    deadwood_cards: Cards
+    tonk: bool
+    deal_bonus: DealBonus
+
 
 STRENGTH_BASE = 1000
 """``strength = STRENGTH_BASE - points``: above any hand's points (a whole deck has 340)."""

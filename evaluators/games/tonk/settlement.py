@@ -12,9 +12,9 @@ from collections.abc import Callable
 from evaluators.cards import DECK_SIZE, Violation, card_text
 from evaluators.figures import cards_text
 from evaluators.games.tonk import deadwood
-from evaluators.games.tonk.deadwood import check_spread
+from evaluators.games.tonk.deadwood import DealBonus, TonkDetail, check_spread
 from evaluators.inputs import Cards, ShowdownRequest, TonkEnding
-from evaluators.results import DealBonus, Evaluation, Payout, Resolution, TonkDetail
+from evaluators.results import Evaluation, Payout, Resolution
 
 _NEEDS_ENDER = {
     TonkEnding.TONK: "laid down every card",

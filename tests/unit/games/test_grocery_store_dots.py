@@ -14,8 +14,9 @@ from evaluators import poker
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import grocery_store_dots as dots
 from evaluators.games import poker_high
+from evaluators.games.grocery_store_dots import DotsDetail
 from evaluators.inputs import Cards, Game, Options
-from evaluators.results import Award, DotsDetail, Evaluation, Resolution
+from evaluators.results import Award, Evaluation, Resolution
 from tests.unit.batch_dtypes import has_batch_dtypes
 from tests.unit.showdowns import (
     HALF,
@@ -29,10 +30,21 @@ from tests.unit.showdowns import (
 )
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"], "table": []}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "dots"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {
+    "dots": 10,
+    "poker": {
+        "category": "POKER_CATEGORY_HIGH_CARD",
+        "rank_class": 6269,
+        "best_five": ["Ah", "Kd", "Tc", "9s", "5c"],
+    },
+}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (7, 0)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [
         ("alice", ["Ah", "Kd", "5c", "9s", "Tc", "2d", "3d"]),

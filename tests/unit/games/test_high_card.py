@@ -14,8 +14,9 @@ from hypothesis import strategies as st
 
 from evaluators.cards import RANKS, parse_card
 from evaluators.games import high_card
+from evaluators.games.high_card import HighCardDetail
 from evaluators.inputs import Cards, Game, Options
-from evaluators.results import Evaluation, HighCardDetail, Resolution
+from evaluators.results import Evaluation, Resolution
 from tests.unit.showdowns import (
     HALF,
     Shares,
@@ -31,10 +32,14 @@ HAND_EXAMPLE: dict[str, Any] = {
     "hand": ["Ah", "Kd", "5c", "9s", "Tc"],
     "table": ["2s", "3h", "4d", "6c", "7c"],
 }
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "high_card"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {"survived": 5, "ascending": ["5c", "9s", "Tc", "Kd", "Ah"]}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (5, 5)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kd", "5c", "9s", "Tc"]), ("bob", ["Ad", "Qd", "6h", "8s", "Jc"])],
     "table": ["2s", "3h", "4d", "6c", "7c"],

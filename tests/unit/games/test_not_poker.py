@@ -21,19 +21,29 @@ from evaluators.games import not_poker
 from evaluators.games.not_poker import (
     SUMMARY,
     TABLE_SIZE,
+    NotPokerCategory,
+    NotPokerDetail,
     evaluate_batch,
     headline,
     reading_table,
     signature_index,
 )
 from evaluators.inputs import Cards, Options
-from evaluators.results import Evaluation, NotPokerCategory, NotPokerDetail
+from evaluators.results import Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["As", "Ad", "Ac", "X1", "2h", "2d"], "table": []}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "not_poker"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {
+    "category": "NOT_POKER_CATEGORY_TWO_TRIPS",
+    "groups": ["AAA", "222"],
+    "jokers_as": ["2"],
+}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (6, 0)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [
         ("alice", ["As", "Ad", "Ac", "X1", "2h", "2d"]),

@@ -10,10 +10,14 @@ from evaluators.games import numbers
 from evaluators.inputs import Options
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kd", "5c"], "table": ["2s", "3h"]}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "points"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {"high_total": 30.0, "low_total": 16.0}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (5, 7)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kd", "5c"]), ("bob", ["4d", "9c", "Qs"])],
     "table": ["2s", "3h"],

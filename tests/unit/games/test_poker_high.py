@@ -10,10 +10,18 @@ from evaluators.games import poker_high
 from evaluators.inputs import Options
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Kh"], "table": ["Qh", "Jh", "Th"]}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "poker"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {
+    "category": "POKER_CATEGORY_STRAIGHT_FLUSH",
+    "rank_class": 1,
+    "best_five": ["Ah", "Kh", "Qh", "Jh", "Th"],
+}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (7, 0)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Kh"]), ("bob", ["2c", "7d"])],
     "table": ["Qh", "Jh", "Th", "3s", "4s"],

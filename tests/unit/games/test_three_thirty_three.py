@@ -12,15 +12,20 @@ from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import three_thirty_three as blackjack
+from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Cards, Options
-from evaluators.results import BlackjackDetail, Evaluation
+from evaluators.results import Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "blackjack"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {"total": 21, "soft": True, "bust": False}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (3, 4)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "6d", "4c"]), ("bob", ["Td", "9c"])],
     "table": ["2s"],

@@ -11,14 +11,19 @@ import pytest
 
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import tonk_spades
+from evaluators.games.tonk_spades import SpadesDetail
 from evaluators.inputs import Cards, Game, Options, Seat, ShowdownRequest
-from evaluators.results import Award, Evaluation, SpadesDetail
+from evaluators.results import Award, Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "Ks", "2s", "3d", "4c"], "table": []}
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "spades"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {"highest": "Ks"}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (9, 0)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["Ah", "Ks", "2s", "3d", "4c"]), ("bob", ["As", "Kd", "2c", "3h", "4h"])],
     "table": [],

@@ -12,7 +12,7 @@ from benchmarks.batch_costs import measure
 from evaluators.inputs import Game
 from evaluators.registry import GAMES
 
-FACTOR = 4.0
+FACTOR = 6.0
 """How far an estimate may be from the measure either way: admission a little cautious
 is fine; one far too high refuses calls it has room for, one far too low overcommits."""
 

@@ -13,18 +13,31 @@ from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, parse_card
 from evaluators.games.tonk import deadwood as tonk
+from evaluators.games.tonk.deadwood import DealBonus, TonkDetail
 from evaluators.inputs import Cards, Options, TonkEnding
-from evaluators.results import DealBonus, Evaluation, TonkDetail
+from evaluators.results import Evaluation
 
 HAND_EXAMPLE: dict[str, Any] = {
-    "hand": ["5h", "6h", "7h", "Kd", "2c"],
+    "hand": ["Kd", "Kc", "Ks", "Jh", "2c"],
     "table": [],
     "spreads": [["8h", "9h", "Th"]],
 }
-"""One valid hand (and its table, and table spreads where the game has them), for the
-tests that run every game through the real server (tests/test_server.py)."""
+"""One valid hand (and its table, and table spreads where the game has them): the tests
+that run every game read this file's examples (tests/unit/games/examples.py)."""
 DETAIL_FIELD = "tonk"
 """The ``oneof detail`` field the game's evaluations fill (docs/api.md)."""
+DETAIL_EXAMPLE: dict[str, Any] = {
+    "points": 42,
+    "deadwood": 2,
+    "spreads": [{"cards": ["Kc", "Kd", "Ks"]}],
+    "hits": [{"card": "Jh", "spread_index": 0}],
+    "deadwood_cards": ["2c"],
+    "deal_bonus": "DEAL_BONUS_NONE",
+    "tonk": False,
+}
+"""The hand's detail as the wire carries it."""
+FULL_DEAL = (10, 0)
+"""The (hand, table) sizes the dealer deals by default: the most the game takes."""
 SHOWDOWN_EXAMPLE: dict[str, Any] = {
     "seats": [("alice", ["5h", "6h", "7h"]), ("bob", ["Kd", "2c", "3s"])],
     "table": [],

@@ -9,8 +9,9 @@ from hypothesis import strategies as st
 from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
 from evaluators.games.tonk import deadwood as tonk
 from evaluators.games.tonk import settlement
+from evaluators.games.tonk.deadwood import DealBonus, TonkDetail
 from evaluators.inputs import Game, Options, Seat, ShowdownRequest, TonkEnding
-from evaluators.results import DealBonus, Evaluation, Resolution, TonkDetail
+from evaluators.results import Evaluation, Resolution
 from evaluators.scoring import showdown
 from evaluators.validation import read_showdown
 

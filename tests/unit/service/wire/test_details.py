@@ -3,101 +3,49 @@
 from __future__ import annotations
 
 import pytest
+from google.protobuf import json_format
 
 from evaluators.cards import card_text, parse_card
 from evaluators.deal import deal
 from evaluators.inputs import Game
-from evaluators.results import (
-    BlackjackDetail,
-    DealBonus,
-    DotsDetail,
-    Evaluation,
-    HighCardDetail,
-    Hit,
-    NotPokerCategory,
-    NotPokerDetail,
-    PointsDetail,
-    PokerCategory,
-    PokerDetail,
-    TonkDetail,
-)
+from evaluators.point_totals import PointsDetail
+from evaluators.registry import GAMES
+from evaluators.results import Evaluation
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import replies
 from service.wire.enums import game_value
+from tests.unit.games.examples import examples
 
 
 def ids(text: str) -> tuple[int, ...]:
     return tuple(parse_card(c) for c in text.split())
 
 
-POKER_FIVE = PokerDetail(PokerCategory.FLUSH, 323, ids("Ah Jh 9h 5h 2h"))
-DETAILS = [
-    (PointsDetail(30.5, 3.5), "points", pb.PointsDetail(high_total=30.5, low_total=3.5)),
-    (BlackjackDetail(19, True, False), "blackjack", pb.BlackjackDetail(total=19, soft=True)),
-    (
-        HighCardDetail(3, ids("2c 5d 9h Jh Ac")),
-        "high_card",
-        pb.HighCardDetail(survived=3, ascending=["2c", "5d", "9h", "Jh", "Ac"]),
-    ),
-    (
-        POKER_FIVE,
-        "poker",
-        pb.PokerDetail(
-            category=pb.POKER_CATEGORY_FLUSH,
-            rank_class=323,
-            best_five=["Ah", "Jh", "9h", "5h", "2h"],
-        ),
-    ),
-    (
-        DotsDetail(4, POKER_FIVE),
-        "dots",
-        pb.DotsDetail(
-            dots=4,
-            poker=pb.PokerDetail(
-                category=pb.POKER_CATEGORY_FLUSH,
-                rank_class=323,
-                best_five=["Ah", "Jh", "9h", "5h", "2h"],
-            ),
-        ),
-    ),
-    (
-        NotPokerDetail(NotPokerCategory.TWO_TRIPS, ("AAA", "333"), ("3",)),
-        "not_poker",
-        pb.NotPokerDetail(
-            category=pb.NOT_POKER_CATEGORY_TWO_TRIPS, groups=["AAA", "333"], jokers_as=["3"]
-        ),
-    ),
-    (
-        TonkDetail(
-            points=30,
-            deadwood=12,
-            spreads=(ids("5h 6h 7h"),),
-            hits=(Hit(parse_card("Jh"), 1),),
-            deadwood_cards=ids("Kd 2c"),
-            tonk=False,
-            deal_bonus=DealBonus.NONE,
-        ),
-        "tonk",
-        pb.TonkDetail(
-            points=30,
-            deadwood=12,
-            spreads=[pb.Spread(cards=["5h", "6h", "7h"])],
-            hits=[pb.Hit(card="Jh", spread_index=1)],
-            deadwood_cards=["Kd", "2c"],
-            deal_bonus=pb.DEAL_BONUS_NONE,
-        ),
-    ),
-]
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_each_games_detail_fills_its_oneof_field_as_its_tests_show_and_reads_back(
+    game: Game,
+) -> None:
+    example = examples(game)
+    evaluation = evaluate(read_hand(game, example.hand, example.table, example.spreads))
+    assert isinstance(evaluation.detail, GAMES[game].detail)
+    reply = replies.to_evaluation(evaluation, game_value(game))
+    assert reply.WhichOneof("detail") == example.detail_field == type(evaluation.detail).WIRE
+    wire = json_format.MessageToDict(
+        getattr(reply, example.detail_field),
+        preserving_proto_field_name=True,
+        always_print_fields_with_no_presence=True,
+    )
+    assert wire == example.detail
+    assert replies.from_evaluation(reply) == evaluation
 
 
-@pytest.mark.parametrize(("detail", "field", "want"), DETAILS, ids=[d[1] for d in DETAILS])
-def test_every_detail_type_fills_its_oneof_field(detail: object, field: str, want: object) -> None:
+def test_an_evaluation_echoes_the_call_and_carries_its_figures_and_cards() -> None:
     evaluation = Evaluation(
         strength=7,
         description="for people",
-        detail=detail,  # type: ignore[arg-type]
+        detail=PointsDetail(30.5, 3.5),
         low_strength=3,
         instant_win=False,
         out_after=0,
@@ -105,8 +53,7 @@ def test_every_detail_type_fills_its_oneof_field(detail: object, field: str, wan
         discarded=ids("2c"),
     )
     reply = replies.to_evaluation(evaluation, pb.GAME_NUMBERS, "r-1")
-    assert reply.WhichOneof("detail") == field
-    assert getattr(reply, field) == want
+    assert reply.points == pb.PointsDetail(high_total=30.5, low_total=3.5)
     assert (reply.request_id, reply.game, reply.strength, reply.low_strength) == (
         "r-1",
         pb.GAME_NUMBERS,
