@@ -5,7 +5,6 @@ off, nothing is traced or imported."""
 
 from __future__ import annotations
 
-import logging
 import subprocess
 import sys
 import time
@@ -15,7 +14,6 @@ import grpc
 import numpy as np
 import pytest
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
-from opentelemetry.sdk.trace import TracerProvider
 
 from benchmarks.otlp_receiver import Receiver, attributes, receiving
 from service.client.typed_client import (
@@ -25,7 +23,7 @@ from service.client.typed_client import (
     evaluate_request,
     odds_request,
 )
-from service.server import trace_phases, tracing
+from service.server import tracing
 from service.server.servicer import INLINE_BATCH_HANDS
 from tests.conftest import ServerProcess, server_env
 
@@ -125,26 +123,6 @@ def test_each_call_is_a_span_under_the_callers_traceparent_with_game_hands_and_s
     assert not collector.named("grpc.health.v1.Health/Check")
 
 
-def test_without_an_endpoint_no_call_is_traced(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.delenv(tracing.ENDPOINT_ENV, raising=False)
-    assert tracing.interceptors("") == []
-    monkeypatch.setenv(tracing.ENDPOINT_ENV, "http://127.0.0.1:4317")
-    assert tracing.endpoint("") == "http://127.0.0.1:4317"
-    assert tracing.endpoint("http://collector:4317") == "http://collector:4317"
-
-
-def test_a_line_logged_during_a_call_carries_its_trace_id() -> None:
-    tracer = TracerProvider().get_tracer("test")
-    record = logging.LogRecord("handeval", logging.ERROR, "", 0, "error", None, None)
-    record.fields = {"incident": "abc"}  # as logs.log_event sets them
-    with tracer.start_as_current_span("call") as span:
-        assert tracing.stamp_trace_id(record)
-    trace_id = f"{span.get_span_context().trace_id:032x}"
-    assert vars(record)["fields"] == {"incident": "abc", "trace_id": trace_id}
-    outside = logging.LogRecord("handeval", logging.INFO, "", 0, "ready", None, None)
-    assert tracing.stamp_trace_id(outside) and not hasattr(outside, "fields")
-
-
 def test_batch_and_odds_phases_are_child_spans_in_the_pool_too_and_slow_call_lines_carry_trace_ids(
     launch_server: Callable[..., ServerProcess], receiver: tuple[Receiver, int]
 ) -> None:
@@ -235,13 +213,3 @@ def test_an_untraced_server_imports_nothing_of_opentelemetry() -> None:
     ran = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                          text=True, timeout=120, check=True)  # fmt: skip
     assert ran.stdout.strip() == "[]"
-
-
-def test_untraced_phases_do_nothing_and_run_in_the_pool_as_they_are() -> None:
-    def work() -> bytes:
-        return b"reply"
-
-    assert trace_phases.carried(work) is work
-    with trace_phases.phase("batch.read") as span:
-        span.set_attribute("handeval.runouts", 1)
-    assert trace_phases.phase("odds.plan") is trace_phases.phase("batch.score")
