@@ -5,8 +5,6 @@ off, nothing is traced or imported."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 
@@ -23,9 +21,8 @@ from service.client.typed_client import (
     evaluate_request,
     odds_request,
 )
-from service.server import tracing
 from service.server.servicer import INLINE_BATCH_HANDS
-from tests.conftest import ServerProcess, server_env
+from tests.conftest import ServerProcess
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"
 PARENT_ID = "00f067aa0ba902b7"
@@ -195,21 +192,3 @@ def test_batch_and_odds_phases_are_child_spans_in_the_pool_too_and_slow_call_lin
     assert attributes(phases["handeval.odds.plan"].attributes).items() >= {
         "handeval.runouts": 3000, "handeval.exact": False,
     }.items()  # fmt: skip
-
-
-def test_an_untraced_server_imports_nothing_of_opentelemetry() -> None:
-    """A server built in a fresh interpreter, its RPCs ready to serve, without an endpoint."""
-    program = (
-        "import asyncio, sys, concurrent.futures\n"
-        "from service.server.build import build_server, new_health\n"
-        "from service.server.config import Settings\n"
-        "async def build():\n"
-        "    pool = concurrent.futures.ThreadPoolExecutor(1)\n"
-        "    build_server(Settings(host='127.0.0.1', port=0), await new_health(), pool)\n"
-        "asyncio.run(build())\n"
-        "print(sorted(m for m in sys.modules if m.startswith('opentelemetry')))\n"
-    )
-    env = {**server_env(), tracing.ENDPOINT_ENV: ""}
-    ran = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
-                         text=True, timeout=120, check=True)  # fmt: skip
-    assert ran.stdout.strip() == "[]"

@@ -3,9 +3,19 @@ one line per violation with exit code 2, or argparse's usage, never a traceback.
 
 from __future__ import annotations
 
+import os
+import re
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
-from service.cli.main import EXIT_INVALID, EXIT_OK, main
+from service.cli.main import EXIT_FAILED, EXIT_INVALID, EXIT_OK, main
+
+SCRIPT = Path(sys.executable).with_name("handeval")
+"""The console script the install made, beside this interpreter."""
 
 EVAL_TONK = ["eval", "--game", "tonk", "5h", "6h", "7h", "Kd", "2c"]
 SHOWDOWN_NUMBERS = [
@@ -56,6 +66,21 @@ SHOWDOWN_FLOP_A = [
     "--declaration",
     "cy:both",
 ]
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on (just released by the OS)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def console_script(*argv: str) -> tuple[int, str, str]:
+    done = subprocess.run(
+        [str(SCRIPT), *argv], capture_output=True, text=True, timeout=60, check=False
+    )
+    return done.returncode, done.stdout, done.stderr
 
 
 def in_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -235,3 +260,44 @@ def test_load_refuses_a_share_outside_zero_to_one(capsys: pytest.CaptureFixture[
         main(["load", "--target", "127.0.0.1:1", "--bad-share", "2"])
     assert exit_info.value.code == 2
     assert "share between 0 and 1" in capsys.readouterr().err
+
+
+def test_unreachable_server_is_one_line_and_exit_1() -> None:
+    code, out, err = console_script(
+        *EVAL_TONK, "--target", f"127.0.0.1:{free_port()}", "--timeout", "3"
+    )
+    assert code == EXIT_FAILED
+    assert out == ""
+    assert len(err.splitlines()) == 1 and err.startswith("handeval: UNAVAILABLE")
+
+
+def test_serve_help_shows_each_default_as_the_configuration_table_does() -> None:
+    """Booleans on/off, an empty setting as a dash, the worker count as the CPUs usable:
+    never Python's ``True`` or an empty ``default``."""
+    code, out, _ = console_script("serve", "--help")
+    assert code == EXIT_OK
+    help_text = " ".join(out.split())
+    defaults = re.findall(r"; default ([^)]*)\)", help_text)
+    assert len(defaults) == help_text.count("(env HANDEVAL_") > 20
+    assert "" not in defaults and not {"True", "False"} & set(defaults)
+    assert "HANDEVAL_METRICS; default on)" in help_text
+    assert "HANDEVAL_WORKERS; default CPUs usable)" in help_text
+
+
+def test_a_closed_pipe_ends_quietly_without_a_traceback() -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    code = "from service.cli.main import main; raise SystemExit(main(['games', '--json']))"
+    try:
+        result = subprocess.run(
+            [sys.executable, "-c", code],
+            cwd=Path(__file__).resolve().parents[4],
+            stdout=write_end,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    finally:
+        os.close(write_end)
+    assert result.returncode == EXIT_FAILED
+    assert result.stderr == ""

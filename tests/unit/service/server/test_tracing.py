@@ -1,14 +1,18 @@
 """Tracing in process: no endpoint traces nothing, a line logged inside a span carries its trace
-id, and untraced phases cost nothing (spans of a real server: tests/test_tracing.py)."""
+id, and untraced phases cost nothing; a server built without an endpoint imports nothing of
+OpenTelemetry (spans of a real server: tests/test_tracing.py)."""
 
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 
 from service.server import trace_phases, tracing
+from tests.conftest import server_env
 
 
 def test_without_an_endpoint_no_call_is_traced(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -39,3 +43,21 @@ def test_untraced_phases_do_nothing_and_run_in_the_pool_as_they_are() -> None:
     with trace_phases.phase("batch.read") as span:
         span.set_attribute("handeval.runouts", 1)
     assert trace_phases.phase("odds.plan") is trace_phases.phase("batch.score")
+
+
+def test_an_untraced_server_imports_nothing_of_opentelemetry() -> None:
+    """A server built in a fresh interpreter, its RPCs ready to serve, without an endpoint."""
+    program = (
+        "import asyncio, sys, concurrent.futures\n"
+        "from service.server.build import build_server, new_health\n"
+        "from service.server.config import Settings\n"
+        "async def build():\n"
+        "    pool = concurrent.futures.ThreadPoolExecutor(1)\n"
+        "    build_server(Settings(host='127.0.0.1', port=0), await new_health(), pool)\n"
+        "asyncio.run(build())\n"
+        "print(sorted(m for m in sys.modules if m.startswith('opentelemetry')))\n"
+    )
+    env = {**server_env(), tracing.ENDPOINT_ENV: ""}
+    ran = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
+                         text=True, timeout=120, check=True)  # fmt: skip
+    assert ran.stdout.strip() == "[]"
