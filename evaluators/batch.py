@@ -28,20 +28,21 @@ from evaluators.cards import (
     InvalidRequest,
     Violation,
     check_one_deck,
+    rows_with_repeats,
+    table_ranks,
 )
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.kernels import _screen
 from evaluators.results import BatchResult
 from evaluators.rules_check import (
-    PAIRING_REMEDY,
     joker_message,
     size_message,
     together_message,
     within,
 )
 from evaluators.scoring import BatchCancelled
-from evaluators.validation import check_options, rules_for
+from evaluators.validation import check_options, check_table_pairs, rules_for
 
 __all__ = ["BatchCancelled", "BatchTooLarge", "evaluate_batch", "read_batch"]
 
@@ -204,19 +205,11 @@ def rank_bits() -> npt.NDArray[np.uint64]:
     return bits
 
 
-def all_valid(rules: GameRules, hands: Matrix, tables: Matrix) -> bool:
-    """True when ``check`` would find nothing: the fast screen of a batch (``screen``).
-
-    Exact for a non-empty batch of rows up to ``MAX_ROW_BYTES`` bytes (it passes iff
-    ``check`` does); otherwise False. A batch it does not pass goes to ``check``, which
-    finds the problems and their sentences (and is the reference the screen is held to).
-    """
-    return bool(screen(rules, hands, tables))
-
-
 def screen(rules: GameRules, hands: Matrix, tables: Matrix) -> int:
-    """The compiled screen (``kernels._screen``), one pass over the bytes with the GIL
-    released: 0 when ``check`` would refuse the batch (or it is empty or too wide), else
+    """The compiled screen (``kernels._screen``), the card-set and size rules (``cards``,
+    ``rules_check``) over a whole batch in one pass over the bytes with the GIL released,
+    exact against ``check`` (tests/unit/test_batch.py): 0 when ``check`` would refuse the
+    batch (or it is empty or too wide: ``check`` decides), else
     ``_screen.PASSED`` plus ``_screen.HANDS_FULL`` / ``TABLES_FULL`` when the hands or the
     tables hold no padding byte (the caller need not look for one).
 
@@ -268,7 +261,7 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
             lambda i: together_message(rules, int(together[i])),
         ),
         (
-            _has_repeat(np.concatenate(cards_only, axis=1)),
+            rows_with_repeats(np.concatenate(cards_only, axis=1)),
             lambda i: _repeats_message(cards_only[0][i], cards_only[1][i]),
         ),
     ]
@@ -282,12 +275,8 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         )
     )
     if rules.distinct_table_ranks:
-        ranks = np.where(tables < DECK_SIZE, tables >> 2, EMPTY).astype(np.uint8)
         table_problems.append(
-            (
-                _has_repeat(ranks),
-                lambda i: f"the table pairs (two cards of one rank); {PAIRING_REMEDY}",
-            )
+            (rows_with_repeats(table_ranks(tables)), lambda i: _pairs_message(tables[i]))
         )
     bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
     bad_tables, tables_total = _first_bad(table_problems, "tables", MAX_LISTED - len(bad_hands))
@@ -332,21 +321,24 @@ def _repeats_message(hand: Matrix, table: Matrix) -> str:
     table, shared or its own."""
     repeats: list[Violation] = []
     check_one_deck((("hand", hand.tolist()), ("table", table.tolist())), repeats)
-    return "; ".join(f"{repeat.field}: {repeat.message}" for repeat in repeats)
+    return _joined(repeats)
+
+
+def _pairs_message(table: Matrix) -> str:
+    """Each card of a table that pairs an earlier one, in the words of the single path
+    (``validation.check_table_pairs``): ``table[1]: the table pairs: 3d has the rank 3 of
+    table[0]; ...``, places counted as in ``_repeats_message``."""
+    pairs: list[Violation] = []
+    check_table_pairs(tuple(table.tolist()), "table", pairs)
+    return _joined(pairs)
+
+
+def _joined(violations: list[Violation]) -> str:
+    return "; ".join(f"{violation.field}: {violation.message}" for violation in violations)
 
 
 def _per_hand(tables: Matrix, count: int) -> Matrix:
     return np.broadcast_to(tables, (count, tables.shape[1])) if len(tables) == 1 else tables
-
-
-def _has_repeat(rows: Matrix) -> Mask:
-    """Rows where some value other than EMPTY occurs twice."""
-    if rows.shape[1] < 2:
-        return np.zeros(rows.shape[0], dtype=np.bool_)
-    ordered = np.sort(rows, axis=1)
-    same = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != EMPTY)
-    result: Mask = same.any(axis=1)
-    return result
 
 
 def _first_bad(problems: list[Problem], field: str, limit: int) -> tuple[list[Violation], int]:

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import overload
+
+import numpy as np
+import numpy.typing as npt
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -156,6 +160,57 @@ def parse_cards(texts: Sequence[str], field: str, violations: list[Violation]) -
     return tuple(cards)
 
 
+# --- the card-set rule ------------------------------------------------------------------
+# One deck: no card twice in a request (``repeats`` of its ids). A table of distinct ranks,
+# where the game deals one (``GameRules.distinct_table_ranks``): no rank twice on it
+# (``repeats`` of its ``table_ranks``). EMPTY, the batch padding, is no card. The plain, full
+# and batch readers all call these; ``rows_with_repeats`` is ``repeats`` for a batch's rows
+# at once, and ``kernels/_screen.c`` is the compiled screen of a whole batch: tests hold the
+# three equal (tests/unit/test_cards.py, tests/unit/test_batch.py).
+
+Matrix = npt.NDArray[np.uint8]
+
+
+def repeats(values: Sequence[int]) -> list[tuple[int, int]]:
+    """(place, first place) for each place holding a value already seen at an earlier one,
+    in order; EMPTY is no value. Empty when nothing repeats, which costs one ``set``."""
+    if len(set(values)) == len(values):
+        return []
+    first: dict[int, int] = {}
+    found = []
+    for place, value in enumerate(values):
+        if value == EMPTY:
+            continue
+        if value in first:
+            found.append((place, first[value]))
+        else:
+            first[value] = place
+    return found
+
+
+def rows_with_repeats(rows: Matrix) -> npt.NDArray[np.bool_]:
+    """The rows for which ``repeats`` is not empty, vectorised: a sorted row holds two equal
+    neighbours other than EMPTY."""
+    if rows.shape[1] < 2:
+        return np.zeros(rows.shape[0], dtype=np.bool_)
+    ordered = np.sort(rows, axis=1)
+    same = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != EMPTY)
+    found: npt.NDArray[np.bool_] = same.any(axis=1)
+    return found
+
+
+@overload
+def table_ranks(cards: Sequence[int]) -> tuple[int, ...]: ...
+@overload
+def table_ranks(cards: Matrix) -> Matrix: ...
+def table_ranks(cards: Sequence[int] | Matrix) -> tuple[int, ...] | Matrix:
+    """What a paired table compares, place by place: a card's rank, EMPTY for a joker or
+    padding (neither pairs); for ids or element-wise for a matrix of them."""
+    if isinstance(cards, np.ndarray):
+        return np.where(cards < DECK_SIZE, cards >> 2, EMPTY).astype(np.uint8)
+    return tuple([card >> 2 if card < DECK_SIZE else EMPTY for card in cards])
+
+
 def check_one_deck(
     fields: Iterable[tuple[str, Sequence[int]]], violations: list[Violation]
 ) -> None:
@@ -163,15 +218,15 @@ def check_one_deck(
 
     Every repeat is reported at its own position, naming where the card was first seen.
     """
-    seen: dict[int, str] = {}
-    for field, cards in fields:
-        for index, card in enumerate(cards):
-            if card == EMPTY:
-                continue
-            where = f"{field}[{index}]"
-            if card in seen:
-                violations.append(
-                    Violation(where, f"duplicate card {card_text(card)!r}: also at {seen[card]}")
-                )
-            else:
-                seen[card] = where
+    spans = list(fields)
+    cards = [card for _, values in spans for card in values]
+    found = repeats(cards)
+    if not found:
+        return
+    places = [f"{field}[{index}]" for field, values in spans for index in range(len(values))]
+    violations += [
+        Violation(
+            places[place], f"duplicate card {card_text(cards[place])!r}: also at {places[first]}"
+        )
+        for place, first in found
+    ]

@@ -23,7 +23,8 @@ from evaluators.cards import (
     check_one_deck,
     is_joker,
     parse_cards,
-    rank_of,
+    repeats,
+    table_ranks,
 )
 from evaluators.inputs import (
     Cards,
@@ -93,21 +94,21 @@ def check_table(rules: GameRules, table: Cards, violations: list[Violation]) -> 
     check_size(table, rules.table_min, rules.table_max, "table", "the table", violations)
     check_cards_allowed(rules, table, "table", violations)
     if rules.distinct_table_ranks:
-        first_at: dict[int, int] = {}
-        for index, card in enumerate(table):
-            if card == EMPTY or is_joker(card):
-                continue
-            rank = rank_of(card)
-            if rank in first_at:
-                violations.append(
-                    Violation(
-                        f"table[{index}]",
-                        f"the table pairs: {card_text(card)} has the rank {RANKS[rank]} of "
-                        f"table[{first_at[rank]}]; {PAIRING_REMEDY}",
-                    )
-                )
-            else:
-                first_at[rank] = index
+        check_table_pairs(table, "table", violations)
+
+
+def check_table_pairs(table: Cards, field: str, violations: list[Violation]) -> None:
+    """A table of distinct ranks (``cards.table_ranks``): each card pairing an earlier one,
+    at its place, naming that place."""
+    ranks = table_ranks(table)
+    violations += [
+        Violation(
+            f"{field}[{place}]",
+            f"the table pairs: {card_text(table[place])} has the rank {RANKS[ranks[place]]} of "
+            f"{field}[{first}]; {PAIRING_REMEDY}",
+        )
+        for place, first in repeats(ranks)
+    ]
 
 
 def check_hand(
@@ -208,7 +209,7 @@ def read_plain_hand(
     (``read_hand_in_full`` then decides).
 
     Its work is bounded by the game's sizes whatever the lists' lengths, so a caller may
-    try it before checking a request's limits (``service.server.convert``)."""
+    try it before checking a request's limits (``service.wire.requests``)."""
     if game is None or not hand or table_spreads:
         return None
     rules = GAMES[game]
@@ -222,11 +223,11 @@ def read_plain_hand(
         return None
     if not sizes_fit(rules, len(hand_ids), len(table_ids)):
         return None
-    if len(set(hand_ids + table_ids)) != len(hand_ids) + len(table_ids):
+    if repeats(hand_ids + table_ids):
         return None
     if not rules.jokers and (max(hand_ids) >= DECK_SIZE or max(table_ids, default=0) >= DECK_SIZE):
         return None
-    if rules.distinct_table_ranks and len({card >> 2 for card in table_ids}) != len(table_ids):
+    if rules.distinct_table_ranks and repeats(table_ranks(table_ids)):
         return None
     if options is not None and _option_refusals(game, options, False):
         return None

@@ -1,7 +1,8 @@
 """Test layers, and the fixtures shared by the integration tests.
 
-Every test is marked with its layer (``LAYERS``), so ``pytest -m "not e2e"`` runs the
-fast ones. ``server`` is one real server for the whole session (read-only tests share it);
+Every test is marked with its layer (``layer_of``): ``pytest -m unit`` runs the tests that
+start no server, ``-m lint`` the static checks, ``-m "not e2e"`` all but the slow end to end.
+``server`` is one real server for the whole session (read-only tests share it);
 ``launch_server`` starts a fresh one for a test that must own it (drain, settings, memory),
 and stops it afterwards. Both come from ``benchmarks.launcher``, which the benchmarks start
 servers with too; its names are re-exported here for the tests that import them from
@@ -36,17 +37,23 @@ __all__ = [
 ]
 
 TESTS = Path(__file__).resolve().parent
-_UNIT = "test_layers.py test_lint.py"
+_LINT = "test_lint.py test_dockerfile.py test_k8s.py test_monitoring.py"
 _E2E = (
-    "test_benchmarks.py test_docker_image.py test_dockerfile.py test_faults.py test_fuzz.py "
-    "test_k8s.py test_monitoring.py test_node_example.py test_prometheus_e2e.py "
-    "test_robustness.py"
+    "test_benchmarks.py test_docker_image.py test_faults.py test_fuzz.py test_node_example.py "
+    "test_prometheus_e2e.py test_robustness.py"
 )
-LAYERS: dict[str, str] = dict.fromkeys(_UNIT.split(), "unit") | dict.fromkeys(_E2E.split(), "e2e")
-"""Test file -> layer. ``unit``: in-process, no server; ``e2e``: slow end to end (faults and
-the soak, the Docker image built and run, Prometheus, Node, k8s, hostile-input sweeps, the
-benchmark run). Any other file is ``integration`` (a real server in a subprocess); any file under
-``tests/unit/`` is ``unit``, and a test marked ``slow`` is ``e2e`` wherever it is."""
+LAYERS: dict[str, str] = dict.fromkeys(_LINT.split(), "lint") | dict.fromkeys(_E2E.split(), "e2e")
+"""Test file beside this one -> its layer, where it is not ``integration``.
+
+- ``unit``: every file under ``tests/unit/`` (mirroring the modules): no server is started;
+  a test may run a fresh interpreter or the console script, never a server.
+- ``integration``: any other file here: a real server in a subprocess over a real channel.
+- ``lint``: static checks of the tree's files, nothing of ours served: ruff, ruff format and
+  strict mypy, the import rules (``test_lint.py``), the Dockerfile (hadolint and its rules),
+  the k8s manifests (strict schemas), the alert rules and dashboard (promtool).
+- ``e2e``: slow end to end: faults and the soak, the Docker image built and run, Prometheus,
+  Node, hostile-input sweeps, the benchmark run; and any test marked ``slow``, wherever it is.
+"""
 
 
 def layer_of(item: pytest.Item) -> str:

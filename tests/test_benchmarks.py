@@ -1,4 +1,5 @@
-"""The benchmark runs end to end in ``--quick`` mode and its hands are valid (no timing checks)."""
+"""The benchmark runs end to end in ``--quick`` mode, and h2load's unary run (no timing checks;
+the hands it deals and the bodies h2load sends: tests/unit/benchmarks/)."""
 
 from __future__ import annotations
 
@@ -8,39 +9,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from benchmarks import hands, odds_bench, unary_h2load
-from evaluators.batch import evaluate_batch
-from evaluators.inputs import Options
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from benchmarks import odds_bench, unary_h2load
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def test_every_seeded_deal_passes_batch_validation() -> None:
-    for deal in [*hands.core_deals(500), *hands.tonk_peer_deals(200)]:
-        result = evaluate_batch(
-            deal.game,
-            deal.hands.tobytes(),
-            deal.hands.shape[1],
-            deal.tables.tobytes() if deal.tables.shape[1] else b"",
-            deal.tables.shape[1],
-            Options(),
-            max_hands=len(deal),
-        )
-        assert len(result.strength) == len(deal), deal.key
-
-
-def test_deals_are_the_same_for_the_same_key() -> None:
-    first, again = hands.tonk_deal(10, False, 300), hands.tonk_deal(10, False, 300)
-    assert np.array_equal(first.hands, again.hands)
-
-
-def test_tonk_deals_never_hold_a_queen_king_ace_of_one_suit() -> None:
-    for deal in hands.tonk_peer_deals(2000):
-        assert hands.no_queen_king_ace_run(deal.hands).all(), deal.key
 
 
 def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:
@@ -80,10 +53,3 @@ def test_h2load_unary_run_measures_both_calls_every_round() -> None:
     assert len(result.check) == len(result.evaluate) == 2
     assert min(result.check + result.evaluate) > 0
     assert result.ratio > 0
-
-
-def test_h2load_bodies_are_one_framed_message_each() -> None:
-    body = unary_h2load.evaluate_body()
-    assert body[0] == 0 and int.from_bytes(body[1:5], "big") == len(body) - 5
-    assert list(pb.EvaluateRequest.FromString(body[5:]).hand) == list(unary_h2load.SEVEN_CARDS)
-    assert unary_h2load.check_body() == b"\x00\x00\x00\x00\x00"

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from service.cli.main import EXIT_INVALID, EXIT_OK
-from tests.test_cli import console_script, in_process, target
+from tests.test_cli import target
+from tests.unit.service.cli.test_main import console_script, in_process
 
 __all__ = ["target"]
 

@@ -1,4 +1,6 @@
-"""The code base stays ruff- and mypy-clean, and the core stays pure."""
+"""The code base stays ruff-clean, ruff-formatted and strict-mypy-clean, and the import rules
+hold: the core stays pure, the client side imports nothing of the server side, and no shared
+module names a game (the ``lint`` layer, tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,11 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_ruff_reports_nothing() -> None:
     result = _run("ruff", "check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_would_change_nothing() -> None:
+    result = _run("ruff", "format", "--check", ".")
     assert result.returncode == 0, result.stdout + result.stderr
 
 

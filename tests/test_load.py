@@ -1,6 +1,6 @@
-"""The load generator: bounded runs against real servers whose counts add up, bad hands
+"""The load generator against real servers: bounded runs whose counts add up, bad hands
 refused one for one, two servers sharing the calls, the CLI's table and JSON, and the
-Locust file run headless."""
+Locust file run headless (its spec and request pools: tests/unit/service/client/test_load.py)."""
 
 from __future__ import annotations
 
@@ -11,106 +11,31 @@ import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
-from evaluators.odds import serves_odds
 from service.cli.load import clean
 from service.cli.main import main
 from service.client.load import (
     END_GRACE_S,
-    ODDS_SAMPLES,
-    LoadError,
     LoadReport,
-    LoadSpec,
     Progress,
     Rpc,
-    build_pool,
     run_load,
 )
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.wire import requests
 from tests.conftest import ROOT, ServerProcess, server_env
+from tests.unit.service.client.test_load import spec
 
 ALL_RPCS = list(Rpc)
-
-
-def _spec(target: str | tuple[str, ...], **fields: object) -> LoadSpec:
-    targets = (target,) if isinstance(target, str) else target
-    values: dict[str, object] = {"concurrency": 4, "duration_s": 20.0, "batch_size": 20}
-    values.update(fields)
-    return LoadSpec(targets=targets, **values)  # type: ignore[arg-type]
 
 
 def _cpu_seconds(pid: int) -> float:
     """User + system CPU time the process has used so far (Linux /proc)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-# --- without a server ------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(
-    ("fields", "problem"),
-    [
-        ({"requests": None, "duration_s": None}, "unbounded"),
-        ({"requests": None, "duration_s": 0.0}, "unbounded"),
-        ({"requests": 0}, "requests must be 1 or more"),
-        ({"bad_share": 1.5}, "bad share must be 0-1"),
-        ({"concurrency": 0}, "concurrency must be 1 or more"),
-        ({"channels": "many"}, "channels must be worker or shared"),
-    ],
-)
-def test_a_spec_that_would_not_end_or_cannot_run_is_refused(
-    fields: dict[str, object], problem: str
-) -> None:
-    with pytest.raises(LoadError, match=problem):
-        _spec("127.0.0.1:1", **fields).check()
-
-
-def test_no_server_is_a_load_error_not_a_hang() -> None:
-    with pytest.raises(LoadError, match=r"no server at 127\.0\.0\.1:1"):
-        run_load(_spec("127.0.0.1:1", requests=5, ready_timeout_s=0.5))
-
-
-def test_a_refused_connection_fails_the_run_early_saying_why() -> None:
-    """Nothing listening: the run gives up ``FAIL_FAST_S`` after the first refusal, with
-    gRPC's reason, long before the ready timeout it would otherwise wait out."""
-    started = time.monotonic()
-    with pytest.raises(LoadError) as caught:
-        run_load(_spec("127.0.0.1:1", duration_s=3.0, ready_timeout_s=60.0))
-    assert time.monotonic() - started < 30.0
-    message = str(caught.value)
-    assert message.startswith("no server at 127.0.0.1:1: none answered in ")
-    assert "(UNAVAILABLE: " in message  # gRPC's reason, e.g. "... Connection refused"
-
-
-@pytest.mark.parametrize("game", list(Game))
-def test_the_pool_holds_exactly_the_asked_share_of_bad_hands_and_only_they_are_refused(
-    game: Game,
-) -> None:
-    """Checked by the service's own request reading, the way the server will read them."""
-    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.STREAM, game=game, requests=200, bad_share=0.25))
-    assert sum(pool.bad) == 50
-    for request, bad in zip(pool.payloads, pool.bad, strict=True):
-        if bad:
-            with pytest.raises(InvalidRequest):
-                requests.to_hand_request(request)
-        else:
-            requests.to_hand_request(request)
-
-
-def test_unary_pool_is_sent_as_serialized_evaluate_requests() -> None:
-    pool = build_pool(_spec("127.0.0.1:1", game=Game.TONK, requests=10))
-    request = pb.EvaluateRequest.FromString(pool.payloads[3])
-    assert request.game == pb.GAME_TONK
-    assert len(request.hand) == 10
 
 
 # --- against a live server -------------------------------------------------------------
@@ -126,7 +51,7 @@ def _assert_adds_up(report: LoadReport) -> None:
 def test_a_run_bounded_by_requests_makes_exactly_that_many_and_all_valid_hands_are_ok(
     server: ServerProcess, rpc: Rpc
 ) -> None:
-    report = run_load(_spec(server.target, rpc=rpc, game=Game.NUMBERS, requests=300))
+    report = run_load(spec(server.target, rpc=rpc, game=Game.NUMBERS, requests=300))
     _assert_adds_up(report)
     assert report.requests == 300
     assert report.codes == {"OK": 300}
@@ -140,7 +65,7 @@ def test_the_bad_share_is_refused_invalid_argument_one_for_one(
     server: ServerProcess, rpc: Rpc
 ) -> None:
     game = Game.NUMBERS if rpc is Rpc.ODDS else Game.TONK  # Tonk has no odds
-    report = run_load(_spec(server.target, rpc=rpc, game=game, requests=400, bad_share=0.2))
+    report = run_load(spec(server.target, rpc=rpc, game=game, requests=400, bad_share=0.2))
     _assert_adds_up(report)
     assert report.bad_sent == 80
     assert report.codes == {"OK": 320, "INVALID_ARGUMENT": 80}
@@ -150,7 +75,7 @@ def test_the_bad_share_is_refused_invalid_argument_one_for_one(
 
 def test_the_bad_share_of_a_long_run_is_about_the_share_asked(server: ServerProcess) -> None:
     """More requests than the pool: the pool is cycled, so the share stays near 10%."""
-    report = run_load(_spec(server.target, requests=3000, bad_share=0.1, concurrency=8))
+    report = run_load(spec(server.target, requests=3000, bad_share=0.1, concurrency=8))
     _assert_adds_up(report)
     assert report.codes["INVALID_ARGUMENT"] == report.bad_sent
     assert abs(report.bad_sent / report.requests - 0.1) < 0.01
@@ -161,7 +86,7 @@ def test_a_run_bounded_by_time_stops_by_itself_and_reports_progress(
 ) -> None:
     seen: list[Progress] = []
     report = run_load(
-        _spec(server.target, rpc=Rpc.BATCH, duration_s=1.5, timeout_s=5.0),
+        spec(server.target, rpc=Rpc.BATCH, duration_s=1.5, timeout_s=5.0),
         progress=seen.append,
         progress_every_s=0.25,
     )
@@ -175,7 +100,7 @@ def test_a_run_bounded_by_time_stops_by_itself_and_reports_progress(
 
 
 def test_one_shared_channel_serves_as_well(server: ServerProcess) -> None:
-    report = run_load(_spec(server.target, channels="shared", requests=200))
+    report = run_load(spec(server.target, channels="shared", requests=200))
     assert report.codes == {"OK": 200}
 
 
@@ -189,7 +114,7 @@ def test_two_servers_given_as_targets_both_serve_the_load(
     second = launch_server("--metrics-port", "0")
     before = {s.pid: _cpu_seconds(s.pid) for s in (first, second)}
     report = run_load(
-        _spec((first.target, second.target), rpc=Rpc.BATCH, batch_size=200, duration_s=2.0)
+        spec((first.target, second.target), rpc=Rpc.BATCH, batch_size=200, duration_s=2.0)
     )
     used = {pid: _cpu_seconds(pid) - spent for pid, spent in before.items()}
     _assert_adds_up(report)
@@ -207,7 +132,7 @@ def test_a_server_killed_mid_run_is_counted_in_the_codes_and_the_run_still_ends(
     killer = threading.Timer(0.7, doomed.process.kill)
     killer.start()
     try:
-        report = run_load(_spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=1.0))
+        report = run_load(spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=1.0))
     finally:
         killer.cancel()
     _assert_adds_up(report)
@@ -230,7 +155,7 @@ def test_a_run_whose_server_stops_ends_within_its_duration_and_grace_not_the_cal
     killer = threading.Timer(0.7, doomed.process.kill)
     killer.start()
     try:
-        report = run_load(_spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=30.0))
+        report = run_load(spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=30.0))
     finally:
         killer.cancel()
     _assert_adds_up(report)
@@ -277,13 +202,6 @@ def test_cli_prints_the_table_and_writes_the_same_figures_as_json(
     for label in ("requests/s", "hands/s", "latency p50", "latency p99", "INVALID_ARGUMENT"):
         assert label in out
     assert f"{figures['requests']}" in out
-
-
-def test_cli_refuses_a_share_outside_zero_to_one(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit) as exit_info:
-        main(["load", "--target", "127.0.0.1:1", "--bad-share", "2"])
-    assert exit_info.value.code == 2
-    assert "share between 0 and 1" in capsys.readouterr().err
 
 
 def test_locust_file_runs_headless_against_a_live_server(
@@ -336,32 +254,7 @@ def test_streams_cut_by_connection_age_resend_their_unanswered_request(
     aging = launch_server(
         "--max-connection-age-seconds", "0.5", "--max-connection-age-grace-seconds", "0.2"
     )
-    report = run_load(_spec(aging.target, rpc=Rpc.STREAM, concurrency=2, duration_s=4.0))
+    report = run_load(spec(aging.target, rpc=Rpc.STREAM, concurrency=2, duration_s=4.0))
     _assert_adds_up(report)
     assert report.requests > 0
     assert report.codes == {"OK": report.requests}
-
-
-# --- Odds ------------------------------------------------------------------------------
-
-ODDS_GAMES = [game for game in Game if serves_odds(game)]
-
-
-@pytest.mark.parametrize("game", ODDS_GAMES)
-def test_the_odds_pool_is_sampled_requests_whose_bad_ones_alone_are_refused(game: Game) -> None:
-    pool = build_pool(_spec("127.0.0.1:1", rpc=Rpc.ODDS, game=game, requests=40, bad_share=0.25))
-    assert sum(pool.bad) == 10
-    for payload, bad in zip(pool.payloads, pool.bad, strict=True):
-        request = pb.OddsRequest.FromString(payload)
-        assert request.samples == ODDS_SAMPLES
-        assert request.seats[0].unknown == 0 < request.seats[1].unknown
-        if bad:
-            with pytest.raises(InvalidRequest):
-                requests.to_odds_request(request)
-        else:
-            requests.to_odds_request(request)
-
-
-def test_odds_load_of_a_game_without_odds_is_refused() -> None:
-    with pytest.raises(LoadError, match="Odds does not serve Tonk"):
-        _spec("127.0.0.1:1", rpc=Rpc.ODDS, game=Game.TONK).check()

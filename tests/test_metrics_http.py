@@ -1,4 +1,4 @@
-"""The /metrics endpoint (service/server/metrics_http.py): only /metrics, bounded threads
+"""The /metrics endpoint (service/server/metrics_http.py) of a real server: bounded threads
 and memory under half-open connections, a read timeout, and TLS with the gRPC port's
 certificates (reloaded on SIGHUP, client certificates when the gRPC port asks for them)."""
 
@@ -24,7 +24,6 @@ from service.server.metrics_http import (
     RENDER_EVERY_S,
     SCRAPE_THREADS,
     SCRAPES_PER_S,
-    answer,
 )
 from tests.conftest import ServerProcess
 from tests.test_tls import Authority, Issued, start_tls
@@ -40,28 +39,6 @@ CACHED_SCRAPES = 6
 SCRAPE_FLOOD_SECONDS = 3.0
 SCRAPE_CPU_SHARE = 0.5
 """Of one core, for the whole server while 16 scrapers loop (before: a whole core)."""
-
-
-def _render(accept: str) -> tuple[bytes, str]:
-    return b"up 1\n", f"text/plain; accept={accept}"
-
-
-@pytest.mark.parametrize("target", [b"/", b"/metricsx", b"/favicon.ico", b"/metrics/"])
-def test_every_other_path_is_404(target: bytes) -> None:
-    assert answer(b"GET " + target + b" HTTP/1.1\r\nHost: x", _render).startswith(b"HTTP/1.1 404")
-
-
-def test_metrics_answers_get_and_head_with_the_negotiated_format_and_refuses_the_rest() -> None:
-    got = answer(
-        b"GET /metrics?name[]=up HTTP/1.1\r\nAccept: application/openmetrics-text", _render
-    )
-    assert got.startswith(b"HTTP/1.1 200") and got.endswith(b"\r\n\r\nup 1\n")
-    assert b"accept=application/openmetrics-text" in got
-    head = answer(b"HEAD /metrics HTTP/1.0", _render)
-    assert head.startswith(b"HTTP/1.1 200")
-    assert head.endswith(b"Content-Length: 5\r\nConnection: close\r\n\r\n")
-    assert answer(b"POST /metrics HTTP/1.1", _render).startswith(b"HTTP/1.1 405")
-    assert answer(b"\x16\x03\x01 garbage", _render).startswith(b"HTTP/1.1 400")
 
 
 def metrics_port(server: ServerProcess) -> int:

@@ -1,18 +1,16 @@
 """The contract is checked like a public API: buf's lint rules (with each exception
 written down in ``protos/buf.yaml``), no breaking change against the last release
-(``protos/releases/``), and the ``.proto`` files compile on their own."""
+(``protos/releases/``), and the wheel carries the contract (that the ``.proto`` files compile on
+their own: tests/unit/test_protos.py)."""
 
 from __future__ import annotations
 
 import os
 import shutil
 import subprocess
-import tempfile
-from importlib import resources
 from pathlib import Path
 
 import pytest
-from grpc_tools import protoc
 
 PROTOS = Path(__file__).resolve().parents[1] / "protos"
 LAST_RELEASE = PROTOS / "releases" / "v0.1.0.json"
@@ -51,37 +49,6 @@ def test_buf_lint_reports_nothing(buf: Path) -> None:
 def test_no_breaking_change_against_the_last_release(buf: Path) -> None:
     result = _buf(buf, "breaking", "--against", str(LAST_RELEASE.relative_to(PROTOS)))
     assert result.returncode == 0, result.stdout + result.stderr
-
-
-def test_the_protos_compile_with_nothing_but_protoc_and_this_folder() -> None:
-    well_known = resources.files("grpc_tools") / "_proto"
-    files = [str(p.relative_to(PROTOS)) for p in sorted(PROTOS.glob("handeval/**/*.proto"))]
-    with tempfile.TemporaryDirectory() as out:
-        code = protoc.main(
-            ["protoc", f"-I{PROTOS}", f"-I{well_known}", f"--python_out={out}", *files]
-        )
-    assert code == 0
-
-
-def test_handeval_protos_writes_files_that_compile_on_their_own(tmp_path: Path) -> None:
-    from service.cli.main import main
-
-    assert main(["protos", "--out", str(tmp_path)]) == 0
-    well_known = resources.files("grpc_tools") / "_proto"
-    with tempfile.TemporaryDirectory() as out:
-        code = protoc.main(
-            [
-                "protoc",
-                f"-I{tmp_path}",
-                f"-I{well_known}",
-                f"--python_out={out}",
-                "handeval/v1/handeval.proto",
-            ]
-        )
-    assert code == 0
-    assert (tmp_path / "handeval" / "v1" / "handeval.proto").read_text() == (
-        PROTOS / "handeval" / "v1" / "handeval.proto"
-    ).read_text()
 
 
 def test_the_wheel_carries_the_protos_and_the_commented_descriptors(tmp_path: Path) -> None:

@@ -3,14 +3,11 @@ reflection, and draining on SIGTERM/SIGINT."""
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import queue
 import signal
 import sys
 import time
 from collections.abc import Callable, Iterator
-from concurrent import futures
 from fractions import Fraction
 from typing import Any
 
@@ -31,17 +28,11 @@ from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server import errors, servicer
 from service.server.build import (
     SERVICE_NAME,
-    build_server,
-    mark_draining,
-    mark_serving,
-    new_health,
 )
 from service.server.config import Settings
-from service.server.limits import CostAdmission, cost_budgets, message_limits
-from service.server.logs import JsonLines
+from service.server.limits import message_limits
 from service.wire import enums, replies, status
 from tests.conftest import ServerProcess
 from tests.unit.games.examples import game_tests
@@ -401,65 +392,6 @@ def test_a_huge_card_text_is_refused_with_a_short_answer(stub: pb_grpc.HandEvalu
     assert all(len(v.description) <= status.MAX_TEXT for v in violations_of(typo))
 
 
-async def _call_a_crashing_handler(request: pb.EvaluateRequest) -> grpc.aio.AioRpcError:
-    """Evaluate through ``HandEvaluatorServicer.answer`` with work that raises, on an aio
-    server of its own; the error the caller gets."""
-    with futures.ThreadPoolExecutor(max_workers=1) as pool:
-        evaluator = servicer.HandEvaluatorServicer(
-            10, CostAdmission(cost_budgets(0, 0, 1.0, 0.0, 4, 1)), pool, 1 << 20, 0
-        )
-
-        async def crash(request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> bytes:
-            work = lambda _: pb.Evaluation(strength=1 // 0)  # noqa: E731
-            return await evaluator.answer(context, "Evaluate", request, work)
-
-        handler = grpc.method_handlers_generic_handler(
-            "test.Crash",
-            {
-                "Call": grpc.unary_unary_rpc_method_handler(
-                    crash, request_deserializer=pb.EvaluateRequest.FromString
-                )
-            },
-        )
-        server = grpc.aio.server(handlers=[handler])
-        port = server.add_insecure_port("127.0.0.1:0")
-        await server.start()
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                call = channel.unary_unary(
-                    "/test.Crash/Call",
-                    request_serializer=pb.EvaluateRequest.SerializeToString,
-                    response_deserializer=pb.Evaluation.FromString,
-                )
-                with pytest.raises(grpc.aio.AioRpcError) as caught:
-                    await call(request, timeout=10)
-                return caught.value
-        finally:
-            await server.stop(None)
-
-
-def test_a_bug_is_internal_with_an_incident_id_and_its_stack_only_in_the_log(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    request = evaluate_request(Game.POKER_HIGH)
-    with caplog.at_level(logging.ERROR):
-        error = asyncio.run(_call_a_crashing_handler(request))
-    assert error.code() == grpc.StatusCode.INTERNAL
-    assert "incident" in error.details()
-    assert "ZeroDivisionError" not in error.details() and "Traceback" not in error.details()
-    [record] = [r for r in caplog.records if getattr(r, "event", "") == "error"]
-    fields = record.fields  # type: ignore[attr-defined]
-    assert fields["incident"] in error.details()
-    assert fields == {
-        "method": "Evaluate",
-        "incident": fields["incident"],
-        **errors.request_shape(request),
-    }
-    line = JsonLines().format(record)
-    assert "ZeroDivisionError" in line
-    assert not any(card in line for card in request.hand)
-
-
 # --- health, reflection ---------------------------------------------------------------
 
 
@@ -474,41 +406,6 @@ def test_health_of_an_unknown_service_is_not_found(channel: grpc.Channel) -> Non
     with pytest.raises(grpc.RpcError) as caught:
         stub.Check(health_pb2.HealthCheckRequest(service="no.such.Service"), timeout=5)
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
-
-
-async def _health_through_a_drain() -> list[tuple[int, int]]:
-    """Health of "" and the evaluator: built, marked serving, draining, serving again."""
-    seen = []
-    with futures.ThreadPoolExecutor(max_workers=1) as pool:
-        health = await new_health()
-        server, port = build_server(Settings(host="127.0.0.1", port=0), health, pool)
-        await server.start()
-        try:
-            async with grpc.aio.insecure_channel(f"127.0.0.1:{port}") as channel:
-                stub = health_pb2_grpc.HealthStub(channel)
-
-                async def check() -> tuple[int, int]:
-                    replies = [
-                        await stub.Check(health_pb2.HealthCheckRequest(service=s), timeout=5)
-                        for s in ("", SERVICE_NAME)
-                    ]
-                    return replies[0].status, replies[1].status
-
-                seen.append(await check())
-                await mark_serving(health)
-                seen.append(await check())
-                await mark_draining(health)
-                seen.append(await check())
-                await mark_serving(health)
-                seen.append(await check())
-        finally:
-            await server.stop(None)
-    return seen
-
-
-def test_health_goes_not_serving_then_serving_then_not_serving_when_draining() -> None:
-    both = [(NOT_SERVING, NOT_SERVING), (SERVING, SERVING)]
-    assert asyncio.run(_health_through_a_drain()) == [both[0], both[1], both[0], both[0]]
 
 
 def test_reflection_lists_the_evaluator_and_health(channel: grpc.Channel) -> None:

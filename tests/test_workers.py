@@ -5,17 +5,14 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import grpc
-import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from service.server.workers import reserve_port
 from tests.test_metrics import GOOD, rpc, scrape, scrape_until, value
 
 if TYPE_CHECKING:
@@ -45,29 +42,6 @@ def is_running(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
-
-
-def test_a_reserved_port_is_shared_by_reuseport_listeners() -> None:
-    with reserve_port("127.0.0.1", 0) as port:
-        assert port > 0
-        listeners = []
-        for _ in range(2):
-            listener = socket.socket()
-            listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-            listener.bind(("127.0.0.1", port))
-            listener.listen()
-            listeners.append(listener)
-        for listener in listeners:
-            listener.close()
-
-
-def test_a_port_with_a_listener_is_refused() -> None:
-    with socket.socket() as taken:
-        taken.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        taken.bind(("127.0.0.1", 0))
-        taken.listen()
-        with pytest.raises(OSError), reserve_port("127.0.0.1", taken.getsockname()[1]):
-            pass
 
 
 def test_a_killed_worker_is_restarted_logged_and_counting_goes_on(

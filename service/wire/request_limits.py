@@ -18,7 +18,8 @@ comes near it:
 - ``MAX_ID_BYTES`` 128 (UTF-8): a player id, ``ender`` and ``request_id``; a UUID takes 36.
   Bytes, not characters, because they bound the reply (ids are echoed in results, awards,
   payouts and the explanation): with these limits the largest Showdown reply is a few
-  tens of KB, within the smallest send limit (``tests/test_request_limits.py``).
+  tens of KB, within the smallest send limit
+  (``tests/unit/service/wire/test_request_limits.py``).
 
 Before even that, ``MAX_REQUEST_BYTES``: a request within every limit, each string in
 4-byte characters, serialises to at most this many bytes (about 150 KB for a Showdown),

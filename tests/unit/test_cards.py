@@ -1,7 +1,9 @@
-"""Card text <-> ids (evaluators/cards.py): every notation docs/rules.md accepts; canonical out."""
+"""Card text <-> ids (evaluators/cards.py): every notation docs/rules.md accepts; canonical out.
+And the card-set rule: ``repeats`` of ids or of table ranks, and its form for a batch's rows."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,7 +24,10 @@ from evaluators.cards import (
     parse_cards,
     problem_count,
     rank_of,
+    repeats,
+    rows_with_repeats,
     suit_of,
+    table_ranks,
 )
 
 ALL_IDS = range(54)
@@ -168,3 +173,31 @@ def test_invalid_request_keeps_ten_indexed_violations_and_counts_the_rest() -> N
     assert problem_count(error.violations) == 100_001
     assert len(str(error)) < 1000
     assert InvalidRequest(error.violations).violations == error.violations
+
+
+def test_repeats_names_each_later_place_and_the_first_skipping_empty() -> None:
+    assert repeats((5, EMPTY, 5, EMPTY, 7, 5)) == [(2, 0), (5, 0)]
+    assert repeats((EMPTY, EMPTY, 1, 2)) == []
+    assert repeats(()) == []
+
+
+def test_table_ranks_give_jokers_and_padding_no_rank() -> None:
+    assert table_ranks((card_id(3, 0), card_id(3, 2), JOKER_1, JOKER_2, EMPTY)) == (
+        3, 3, EMPTY, EMPTY, EMPTY,
+    )  # fmt: skip
+
+
+ROW_BYTES = st.sampled_from([0, 1, 2, 5, 6, 50, 51, JOKER_1, JOKER_2, 200, EMPTY])
+"""Few values, so repeats are common: cards of two ranks, jokers, a non-card byte, padding."""
+
+
+@given(width=st.integers(0, 12), data=st.data())
+def test_a_batch_of_rows_repeats_exactly_where_each_row_does(
+    width: int, data: st.DataObject
+) -> None:
+    rows = data.draw(st.lists(st.lists(ROW_BYTES, min_size=width, max_size=width), max_size=20))
+    matrix = np.array(rows, dtype=np.uint8).reshape(len(rows), width)
+    assert rows_with_repeats(matrix).tolist() == [bool(repeats(row)) for row in rows]
+    ranks = table_ranks(matrix)
+    assert ranks.tolist() == [list(table_ranks(row)) for row in rows]
+    assert rows_with_repeats(ranks).tolist() == [bool(repeats(table_ranks(row))) for row in rows]

@@ -1,5 +1,6 @@
 """The odds benchmark runs end to end on a small count (no timing or peer-sampling checks:
-the peers' Monte Carlo is not seeded, so its agreement is the benchmark's to report)."""
+the peers' Monte Carlo is not seeded, so its agreement is the benchmark's to report). Marked
+``slow``: with the bench extra it runs the peers, as the other benchmark runs (e2e) do."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from evaluators.odds import serves_odds
 from evaluators.registry import GAMES
 
 
+@pytest.mark.slow
 def test_a_small_run_reports_the_peers_and_every_game() -> None:
     pytest.importorskip("eval7")
     pytest.importorskip("pokerkit")
