@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -84,10 +85,22 @@ def in_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str
 
 
 def console_script(*argv: str) -> tuple[int, str, str]:
-    done = subprocess.run(
-        [str(SCRIPT), *argv], capture_output=True, text=True, timeout=60, check=False
-    )
-    return done.returncode, done.stdout, done.stderr
+    """Run ``handeval``; one still running after 60 s is made to print every thread's
+    Python stack (faulthandler, on SIGABRT) into the failure, so a stall says where it was."""
+    with subprocess.Popen(
+        [str(SCRIPT), *argv],
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as running:
+        try:
+            out, err = running.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            running.send_signal(signal.SIGABRT)
+            out, err = running.communicate()
+            raise AssertionError(f"handeval {argv} still running after 60 s:\n{err}") from None
+    return running.returncode, out, err
 
 
 @pytest.fixture(scope="module")
@@ -243,7 +256,7 @@ def test_server_and_in_process_print_the_same(
     argv: list[str], target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     local = in_process(capsys, *argv)
-    remote = console_script(*argv, "--target", target)
+    remote = in_process(capsys, *argv, "--target", target)
     assert remote == local
     assert local[0] == EXIT_OK and local[1]
 
@@ -262,7 +275,7 @@ def test_refusals_from_the_server_print_the_same_lines(
 def test_json_output_is_the_response_message(
     target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = console_script(*SHOWDOWN_NUMBERS, "--target", target, "--json")
+    code, out, _ = in_process(capsys, *SHOWDOWN_NUMBERS, "--target", target, "--json")
     assert code == EXIT_OK
     response = json.loads(out)
     assert {a["player"] for a in response["awards"]} == {"alice", "bob"}
