@@ -297,7 +297,7 @@ class HandEvaluatorServicer:
         if isinstance(request, Unreadable):
             await context.abort_with_status(rpc_status.to_status(request.status()))
             raise AssertionError("context.abort_with_status returns only by raising")
-        if self._drain.begun:
+        if self._drain.refuses():
             await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
         reservation: Reservation | None = None
         try:
