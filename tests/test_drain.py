@@ -21,8 +21,8 @@ from tests.conftest import ServerProcess
 GRACE_SECONDS = 2.0
 LONG_SAMPLES = 1_000_000_000
 LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=LONG_SAMPLES)
-"""About 130 CPU-s with the compiled deal (10M samples, 1.3 CPU-s, could end before the
-grace): far longer than the grace at any speed Odds may reach."""
+"""About 90 CPU-s with Odds in C (10M samples, under 1 CPU-s, could end before the grace):
+far longer than the grace at any speed Odds may reach."""
 ALLOW_LONG_ODDS = ("--max-odds-samples", str(LONG_SAMPLES), "--cpu-budget-seconds", "100000")
 EVALUATE = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")
 EXIT_MARGIN_SECONDS = 10.0
