@@ -52,7 +52,7 @@ def test_server_and_in_process_print_the_same(
     argv: list[str], target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     local = in_process(capsys, *argv)
-    remote = console_script(*argv, "--target", target)
+    remote = in_process(capsys, *argv, "--target", target)
     assert remote == local
     assert local[0] == EXIT_OK and local[1]
 
@@ -71,7 +71,7 @@ def test_refusals_from_the_server_print_the_same_lines(
 def test_json_output_is_the_response_message(
     target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, out, _ = console_script(*SHOWDOWN_NUMBERS, "--target", target, "--json")
+    code, out, _ = in_process(capsys, *SHOWDOWN_NUMBERS, "--target", target, "--json")
     assert code == EXIT_OK
     response = json.loads(out)
     assert {a["player"] for a in response["awards"]} == {"alice", "bob"}

@@ -1,4 +1,9 @@
-"""``handeval odds``: the table people read, the same from a server and in process."""
+"""``handeval odds``: the table people read, the same from a server and in process.
+
+The server's side runs ``main`` in this process too (``--target``): a console script would
+spend ~0.35 CPU-s starting Python and importing grpc and numpy for ~0.01 CPU-s of Odds, and
+on a loaded machine that start-up, which no deadline bounds, is what ran long (a CLI hung
+60 s at load ~20). ``tests/test_cli.py`` holds the console script itself."""
 
 from __future__ import annotations
 
@@ -8,7 +13,7 @@ import pytest
 
 from service.cli.main import EXIT_INVALID, EXIT_OK
 from tests.test_cli import target
-from tests.unit.service.cli.test_main import console_script, in_process
+from tests.unit.service.cli.test_main import in_process
 
 __all__ = ["target"]
 
@@ -96,7 +101,7 @@ def test_server_and_in_process_print_the_same_odds(
     argv: list[str], target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     local = in_process(capsys, *argv)
-    remote = console_script(*argv, "--target", target)
+    remote = in_process(capsys, *argv, "--target", target)
     assert remote == local
     assert local[0] == EXIT_OK
     assert ("declares" in local[1]) == (argv is ODDS_FLOP_A)
@@ -121,14 +126,14 @@ def test_odds_refusals_from_the_server_print_the_same_lines(
     argv: list[str], said: str, target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     local = in_process(capsys, *argv)
-    remote = console_script(*argv, "--target", target)
+    remote = in_process(capsys, *argv, "--target", target)
     assert remote == local
     assert local[0] == EXIT_INVALID
     assert local[2].startswith(said)
 
 
 def test_odds_json_is_the_response_message(target: str, capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = console_script(*ODDS_POKER_TURN, "--target", target, "--json")
+    code, out, _ = in_process(capsys, *ODDS_POKER_TURN, "--target", target, "--json")
     assert code == EXIT_OK
     response = json.loads(out)
     assert [s["player"] for s in response["seats"]] == ["alice", "bob"]

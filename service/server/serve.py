@@ -4,9 +4,10 @@ The life of a server process, each step one JSON log line:
 ``start`` (bound: host, port, pid, metrics_port, settings) -> tables warmed -> health
 SERVING, ``ready`` (with the port, which a caller that asked for port 0 reads from here) -> a
 signal ->
-``draining`` (health NOT_SERVING; after ``DRAIN_NOTICE_SECONDS`` every connection is sent
-GOAWAY, calls that still reach the servicer get UNAVAILABLE, and in-flight calls get
-``grace_seconds``, at whose end batches and Odds stop between chunks) -> ``stop``, exit 0.
+``draining`` (health NOT_SERVING; after ``DRAIN_NOTICE_SECONDS`` calls that reach the
+servicer get UNAVAILABLE; once callers have stopped coming (``Drain.until_quiet``) every
+connection is sent GOAWAY, and in-flight calls get the rest of ``grace_seconds``, at whose
+end batches and Odds stop between chunks) -> ``stop``, exit 0.
 A bad setting exits 2 with one line on stderr; a failed start exits 1.
 With ``--workers`` above 1, ``service.server.workers`` runs this in each worker process.
 """
@@ -176,7 +177,9 @@ async def _serve(
         settings=vars(settings),
     )
     try:
-        warm_seconds = await asyncio.get_running_loop().run_in_executor(pool, warm_up)
+        # Not in the pool: its threads run at nice 10, and on a busy machine a niced
+        # warm-up took 90 s instead of 7 before health could say SERVING.
+        warm_seconds = await asyncio.to_thread(warm_up)
     except Exception:
         log_event("error", logging.ERROR, exc_info=True, message="warming the tables failed")
         await server.stop(None)
@@ -201,10 +204,11 @@ async def _serve(
     await mark_draining(health)
     await asyncio.sleep(min(DRAIN_NOTICE_SECONDS, settings.grace_seconds))
     drain.begin(settings.grace_seconds)
-    await server.stop(settings.grace_seconds)
+    refusing = await drain.until_quiet(settings.grace_seconds)
+    await server.stop(max(0.0, settings.grace_seconds - refusing))
     if health_server is not None:
         await health_server.stop(None)
-    log_event("stop", port=port)
+    log_event("stop", port=port, refused=drain.refused, refusing_seconds=round(refusing, 3))
     return 0
 
 

@@ -49,6 +49,7 @@ from service.server.limits import (
     REPLY_BYTES_PER_HAND,
     CostAdmission,
     Reservation,
+    WorkGate,
     remaining_seconds,
 )
 from service.server.uploads import Uploads
@@ -243,7 +244,7 @@ class HandEvaluatorServicer:
                     self._max_batch_hands,
                 )
             with trace_phases.phase("batch.score"):
-                result = evaluate_batch(read, lambda: self._keep_going(stop, deadline))
+                result = evaluate_batch(read, WorkGate(stop, deadline, self._drain.work_may_go_on))
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
             with trace_phases.phase("batch.reply"):
                 reply = write(result)
@@ -297,7 +298,7 @@ class HandEvaluatorServicer:
         if isinstance(request, Unreadable):
             await context.abort_with_status(rpc_status.to_status(request.status()))
             raise AssertionError("context.abort_with_status returns only by raising")
-        if self._drain.begun:
+        if self._drain.refuses():
             await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
         reservation: Reservation | None = None
         try:
@@ -329,11 +330,6 @@ class HandEvaluatorServicer:
             await _abort_late(context)
         if not self._drain.work_may_go_on():
             await context.abort(grpc.StatusCode.UNAVAILABLE, DRAINING_MESSAGE)
-
-    def _keep_going(self, stop: threading.Event, deadline: float) -> bool:
-        """Between chunks of a batch or Odds: not cancelled, before its deadline, and not
-        past the shutdown's grace (``service.server.drain``)."""
-        return not stop.is_set() and time.monotonic() < deadline and self._drain.work_may_go_on()
 
     async def reserve(
         self, context: grpc.aio.ServicerContext, cost: CallCost, pooled: bool
@@ -391,7 +387,10 @@ class HandEvaluatorServicer:
                 span.set_attribute("handeval.chunk", planned.chunk)
             with trace_phases.phase("odds.runouts"):
                 result = run_odds(
-                    request, planned, asked.seed, lambda: self._keep_going(stop, deadline)
+                    request,
+                    planned,
+                    asked.seed,
+                    WorkGate(stop, deadline, self._drain.work_may_go_on),
                 )
             metrics.record_odds(
                 asked.game, result.exact, result.runouts, time.perf_counter() - started

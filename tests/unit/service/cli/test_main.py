@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -77,10 +78,22 @@ def free_port() -> int:
 
 
 def console_script(*argv: str) -> tuple[int, str, str]:
-    done = subprocess.run(
-        [str(SCRIPT), *argv], capture_output=True, text=True, timeout=60, check=False
-    )
-    return done.returncode, done.stdout, done.stderr
+    """Run ``handeval``; one still running after 60 s is made to print every thread's
+    Python stack (faulthandler, on SIGABRT) into the failure, so a stall says where it was."""
+    with subprocess.Popen(
+        [str(SCRIPT), *argv],
+        env={**os.environ, "PYTHONFAULTHANDLER": "1"},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as running:
+        try:
+            out, err = running.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            running.send_signal(signal.SIGABRT)
+            out, err = running.communicate()
+            raise AssertionError(f"handeval {argv} still running after 60 s:\n{err}") from None
+    return running.returncode, out, err
 
 
 def in_process(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
