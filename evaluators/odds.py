@@ -59,9 +59,15 @@ CHUNK_BYTES = 16 * 1024 * 1024
 chunk has fewer run-outs, so a call's working set is bounded whatever its seats (15-seat
 exact Flop-A held ~175 MiB in chunks of ``CHUNK``)."""
 
-CHUNK_SECONDS = 0.008
+CHUNK_SECONDS = 0.003
 """The most CPU a chunk should take, by the game's ``runout_cost``: ``keep_going`` is asked
-between chunks, so a passed deadline or a cancel stops the work within about this."""
+between chunks, so a passed deadline or a cancel stops the work within about this (8 ms
+while chunks were numpy; compiled, a chunk's fixed cost is small beside 3 ms of work)."""
+
+FIRST_CHUNK_SECONDS = 0.0005
+"""The first sampled chunk's CPU, by the same estimate: ``keep_going`` (the server's
+``WorkGate``) learns how long a chunk takes on this machine from the one before, so the
+first is small, as a batch's first chunk is (``scoring.FIRST_CHUNK_HANDS``)."""
 
 MIN_CHUNK = 1024
 """Fewest run-outs in a chunk, so numpy's per-call cost stays small beside the work."""
@@ -163,8 +169,11 @@ def run_odds(
     seed: int = 0,
     keep_going: Callable[[], bool] = _always,
 ) -> Odds:
-    """The second half of ``odds``: the planned run-outs, resolved chunk by chunk."""
+    """The second half of ``odds``: the planned run-outs, resolved chunk by chunk.
+    ``keep_going`` is asked before any of them too, so the time spent planning counts."""
     game, plan, exact, runouts = planned.game, planned.plan, planned.exact, planned.runouts
+    if not keep_going():
+        raise OddsStopped(f"stopped before any of {runouts} run-outs")
     pots = GAMES[request.game].pots
     chunk = planned.chunk
     declarations = [seat.declaration for seat in request.seats]
@@ -189,7 +198,7 @@ def run_odds(
             for rows, weights in enumerate_completions(plan, min(CHUNK, chunk))
         )
     else:
-        chunks = _samples(plan, seed, runouts, min(SAMPLE_CHUNK, chunk))
+        chunks = _samples(plan, seed, runouts, min(SAMPLE_CHUNK, chunk), planned.first_chunk)
     for rows, weights in chunks:
         if not keep_going():
             raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
@@ -223,6 +232,8 @@ class PlannedOdds:
     runouts: int
     chunk: int
     """Run-outs a chunk may hold within ``CHUNK_BYTES`` and ``CHUNK_SECONDS``."""
+    first_chunk: int
+    """Run-outs in the first sampled chunk (``FIRST_CHUNK_SECONDS``)."""
 
 
 def plan_odds(
@@ -256,7 +267,10 @@ def plan_odds(
     chunk = min(
         CHUNK_BYTES // (seats * per.bytes), int(CHUNK_SECONDS * 1e9) // (seats * per.cpu_ns)
     )
-    return PlannedOdds(game, plan, exact, runouts, max(MIN_CHUNK, chunk))
+    first = int(FIRST_CHUNK_SECONDS * 1e9) // (seats * per.cpu_ns)
+    return PlannedOdds(
+        game, plan, exact, runouts, max(MIN_CHUNK, chunk), max(MIN_CHUNK, min(first, chunk))
+    )
 
 
 def _rank_bits(cards: tuple[int, ...]) -> int:
@@ -266,10 +280,16 @@ def _rank_bits(cards: tuple[int, ...]) -> int:
     return bits
 
 
-def _samples(plan: Plan, seed: int, count: int, chunk: int) -> Iterator[tuple[Matrix, None]]:
+def _samples(
+    plan: Plan, seed: int, count: int, chunk: int, first: int
+) -> Iterator[tuple[Matrix, None]]:
+    """``count`` sampled run-outs: ``first`` of them, then ``chunk`` at a time."""
     rng = np.random.default_rng(seed)
-    for start in range(0, count, chunk):
-        yield sample_completions(plan, rng, min(chunk, count - start)), None
+    start = 0
+    while start < count:
+        size = min(first if not start else chunk, count - start)
+        yield sample_completions(plan, rng, size), None
+        start += size
 
 
 def _resolve(

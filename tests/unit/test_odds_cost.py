@@ -11,7 +11,16 @@ import pytest
 from evaluators.cards import card_text
 from evaluators.costs import CallCost
 from evaluators.inputs import Declaration, Game
-from evaluators.odds import CHUNK_BYTES, CHUNK_SECONDS, OddsLimits, odds, odds_cost
+from evaluators.odds import (
+    CHUNK_BYTES,
+    CHUNK_SECONDS,
+    MIN_CHUNK,
+    OddsLimits,
+    OddsStopped,
+    odds,
+    odds_cost,
+    plan_odds,
+)
 from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
 
 
@@ -86,3 +95,25 @@ def test_odds_asks_keep_going_at_least_once_per_chunk_seconds_of_its_estimated_w
 
     odds(request, samples=samples, seed=1, keep_going=keep_going)
     assert asked >= odds_cost(request, samples).cpu_seconds / CHUNK_SECONDS
+
+
+def test_odds_asks_keep_going_before_any_run_out() -> None:
+    """So a deadline that passed while the call was planned stops it at once."""
+    asked = []
+
+    def keep_going() -> bool:
+        asked.append(True)
+        return False
+
+    with pytest.raises(OddsStopped, match="before any"):
+        odds(numbers_heads_up(), samples=300_000, seed=1, keep_going=keep_going)
+    assert len(asked) == 1
+
+
+@pytest.mark.parametrize("request_of", [poker_23_seats, numbers_heads_up])
+def test_a_sampled_odds_first_chunk_is_smaller_than_the_rest(
+    request_of: Callable[[], OddsRequest],
+) -> None:
+    """The server's ``keep_going`` learns a chunk's time from the first before a full one."""
+    planned = plan_odds(request_of(), 1_000_000)
+    assert MIN_CHUNK <= planned.first_chunk < planned.chunk
