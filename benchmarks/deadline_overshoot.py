@@ -21,11 +21,10 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from evaluators.odds import OddsLimits, OddsStopped, plan_odds, run_odds
-from evaluators.odds_request import OddsRequest
+from evaluators.odds import OddsLimits, OddsRequest, OddsStopped, plan_odds, run_odds
 from service.server.limits import WorkGate, yield_to_the_loop
 from service.server.serve import warm_up
-from tests.unit.test_odds_cost import fifteen_seat_flop_a, numbers_heads_up, poker_23_seats
+from tests.unit.odds.test_plan import fifteen_seat_flop_a, numbers_heads_up, poker_23_seats
 
 DEADLINE_SECONDS = 0.1
 
@@ -35,7 +34,7 @@ CASES: dict[str, tuple[OddsRequest, int]] = {
     "heads-up Numbers, 10M": (numbers_heads_up(), 10_000_000),
     "23-seat Poker high, 10M": (poker_23_seats(), 10_000_000),
 }
-"""The working-set cases of ``tests/unit/test_odds_cost.py``, sampled as the docs measure."""
+"""The working-set cases of ``tests.unit.odds.test_plan.py``, sampled as the docs measure."""
 
 
 def _passed(deadline: float) -> Callable[[], bool]:

@@ -17,8 +17,7 @@ import threading
 import time
 
 from evaluators.inputs import Game
-from evaluators.odds import OddsStopped, odds
-from evaluators.odds_request import OddsRequest, OddsSeat
+from evaluators.odds import OddsRequest, OddsSeat, OddsStopped, odds
 from service.server.limits import yield_to_the_loop
 
 NAP_SECONDS = 0.0005

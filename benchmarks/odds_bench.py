@@ -22,8 +22,7 @@ from dataclasses import dataclass
 
 from benchmarks.progress import Progress
 from evaluators.inputs import Declaration, Game
-from evaluators.odds import Odds, odds, serves_odds
-from evaluators.odds_request import OddsRequest, read_odds
+from evaluators.odds import Odds, OddsRequest, odds, read_odds, serves_odds
 from evaluators.registry import GAMES
 
 HERO = ("As", "Ks")

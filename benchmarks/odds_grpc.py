@@ -17,8 +17,7 @@ from collections.abc import Callable
 
 from benchmarks.launcher import start_server
 from evaluators.inputs import Game
-from evaluators.odds import odds
-from evaluators.odds_request import read_odds
+from evaluators.odds import odds, read_odds
 from service.client.typed_client import HandevalClient, odds_request
 
 HERO = "As Ks"

@@ -39,7 +39,7 @@ TIMING = """
 import json, sys, time
 from evaluators.inputs import Declaration
 from evaluators.odds import odds
-from evaluators.odds_request import read_odds
+from evaluators.odds import read_odds
 from evaluators.inputs import Game
 from evaluators.registry import GAMES
 game = Game(sys.argv[1])

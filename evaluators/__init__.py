@@ -10,5 +10,5 @@ Imports nothing from ``service``, grpc or protobuf; a game server may use it dir
 
 The front doors, each with an example the tests run (``tests/unit/test_doctests.py``):
 ``validation.read_hand``, ``scoring.evaluate``, ``scoring.showdown`` (of a request from
-``validation.read_showdown``) and ``odds.odds`` (of one from ``odds_request.read_odds``).
+``validation.read_showdown``) and ``odds.odds`` (of one from ``odds.read_odds``).
 """

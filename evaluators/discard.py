@@ -19,8 +19,8 @@ from evaluators.figures import cards_text, yes_no
 from evaluators.game_rules import Figure
 from evaluators.inputs import Cards, Options
 from evaluators.kernels import _points
-from evaluators.odds_rules import Figures, FiguresOf, Matrix, as_figure
-from evaluators.odds_shared import run_outs
+from evaluators.odds.rules import Figures, FiguresOf, Matrix, as_figure
+from evaluators.odds.showdown import run_outs
 from evaluators.results import BatchResult, Detail, Evaluation
 
 _ALL_RANKS = (1 << 13) - 1

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from evaluators.cards import Violation
 from evaluators.costs import BATCH_HAND_COST, UnitCost
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.odds_rules import OddsGame
+from evaluators.odds.rules import OddsGame
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 
 Evaluator = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]

@@ -19,14 +19,15 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import discard, odds_shared
+from evaluators import discard
 from evaluators.cards import DECK_SIZE
 from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
 from evaluators.figures import half_text
 from evaluators.game_rules import Figure, Results
 from evaluators.inputs import Cards, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, Split
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 

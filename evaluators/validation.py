@@ -283,6 +283,28 @@ def read_hand_in_full(
     return HandRequest(rules.game, hand_ids, table_ids, spreads, options or Options())
 
 
+def check_players(players: Sequence[str], violations: list[Violation]) -> None:
+    """A showdown's seats, still to come (Odds) or not: at least 2, each player id given
+    and none twice."""
+    if len(players) < 2:
+        violations.append(
+            Violation("seats", f"a showdown needs at least 2 seats, got {len(players)}")
+        )
+    first_seat: dict[str, int] = {}
+    for index, player in enumerate(players):
+        if not player:
+            violations.append(Violation(f"seats[{index}].player", "the player id is empty"))
+        elif player in first_seat:
+            violations.append(
+                Violation(
+                    f"seats[{index}].player",
+                    f"duplicate player id {player!r}: also seats[{first_seat[player]}]",
+                )
+            )
+        else:
+            first_seat[player] = index
+
+
 def read_showdown(
     game: Game | None,
     seats: Sequence[SeatText],
@@ -295,26 +317,11 @@ def read_showdown(
     """Parse and check a showdown; raises InvalidRequest listing every problem."""
     violations: list[Violation] = []
     rules = _rules_or_violation(game, violations)
-    if len(seats) < 2:
-        violations.append(
-            Violation("seats", f"a showdown needs at least 2 seats, got {len(seats)}")
-        )
-    parsed_seats: list[Seat] = []
-    first_seat: dict[str, int] = {}
-    for index, (player, hand, declaration) in enumerate(seats):
-        if not player:
-            violations.append(Violation(f"seats[{index}].player", "the player id is empty"))
-        elif player in first_seat:
-            violations.append(
-                Violation(
-                    f"seats[{index}].player",
-                    f"duplicate player id {player!r}: also seats[{first_seat[player]}]",
-                )
-            )
-        else:
-            first_seat[player] = index
-        cards = parse_cards(hand, f"seats[{index}].hand", violations)
-        parsed_seats.append(Seat(player, cards, declaration))
+    check_players([player for player, _, _ in seats], violations)
+    parsed_seats = [
+        Seat(player, parse_cards(hand, f"seats[{index}].hand", violations), declaration)
+        for index, (player, hand, declaration) in enumerate(seats)
+    ]
     table_ids = parse_cards(table, "table", violations)
     spreads = read_spreads(rules, table_spreads, violations)
     deck = (

@@ -11,13 +11,14 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared, point_totals
+from evaluators import point_totals
 from evaluators.cards import Violation
 from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules, Results
 from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds_rules import CompiledPot, Declarations, Figures, OddsGame, Split
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import CompiledPot, Declarations, Figures, OddsGame, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, BatchResult, Evaluation, Resolution
 from evaluators.showdown import (

@@ -9,11 +9,12 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared, point_totals
+from evaluators import point_totals
 from evaluators.costs import UnitCost
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Game, Options
-from evaluators.odds_rules import OddsGame
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import OddsGame
 from evaluators.point_totals import FACES, PointValues
 from evaluators.results import BatchResult, Evaluation
 

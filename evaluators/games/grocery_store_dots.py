@@ -15,12 +15,13 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared, poker
+from evaluators import poker
 from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT

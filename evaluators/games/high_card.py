@@ -17,14 +17,14 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared
 from evaluators.cards import ACE, DECK_SIZE, RANKS
 from evaluators.costs import UnitCost
 from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds, _points
-from evaluators.odds_rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 

@@ -13,13 +13,14 @@ from collections.abc import Iterator, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared, poker
+from evaluators import poker
 from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds_deal import draw_set_halves, set_halves, subset_sums
-from evaluators.odds_rules import (
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.deal import draw_set_halves, set_halves, subset_sums
+from evaluators.odds.rules import (
     CompiledPot,
     Declarations,
     Figures,

@@ -18,7 +18,6 @@ from typing import ClassVar
 import numpy as np
 import numpy.typing as npt
 
-from evaluators import odds_shared
 from evaluators.cards import DECK_SIZE
 from evaluators.costs import UnitCost
 from evaluators.discard import (
@@ -32,7 +31,8 @@ from evaluators.figures import yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds_rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.showdown import resolve_single_pot
 

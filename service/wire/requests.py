@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from evaluators.cards import InvalidRequest, Violation
 from evaluators.inputs import Declaration, HandRequest, Options, ShowdownRequest, TonkEnding
-from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
+from evaluators.odds import OddsRequest, OddsSeatText, read_odds
 from evaluators.validation import SeatText, read_hand_in_full, read_plain_hand, read_showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire.enums import to_core, to_game

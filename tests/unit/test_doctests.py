@@ -13,7 +13,7 @@ FRONT_DOORS = {
     "evaluators": (),
     "evaluators.validation": ("read_hand",),
     "evaluators.scoring": ("evaluate", "showdown"),
-    "evaluators.odds": ("odds",),
+    "evaluators.odds.run": ("odds",),
 }
 """Module -> the functions in it that must carry an example."""
 

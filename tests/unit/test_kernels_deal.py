@@ -2,7 +2,7 @@
 (``sample_completions_numpy``): a valid deal, the same distribution, the same odds.
 
 Every test is seeded, so none can flake; the bounds sit about 5 standard deviations out.
-The exact probabilities of small plans are checked in test_odds.py for both deals.
+The exact probabilities of small plans are checked in odds/test_deal.py for both deals.
 """
 
 from __future__ import annotations
@@ -13,9 +13,8 @@ import pytest
 from evaluators.cards import DECK_SIZE, parse_card
 from evaluators.inputs import Declaration, Game
 from evaluators.kernels import _deal
-from evaluators.odds import odds, plan_odds, serves_odds
-from evaluators.odds_deal import Plan, sample_completions, sample_completions_numpy
-from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
+from evaluators.odds import OddsRequest, OddsSeatText, odds, plan_odds, read_odds, serves_odds
+from evaluators.odds.deal import Plan, sample_completions, sample_completions_numpy
 from evaluators.registry import GAMES
 
 ODDS_GAMES = [game for game in GAMES if serves_odds(game)]
@@ -95,7 +94,7 @@ def test_every_games_four_seat_odds_match_numpys_deal(
     its place for the second call) agrees within 5 combined standard errors."""
     request = _four_seats(game)
     ours = odds(request, samples=100_000, seed=9)
-    monkeypatch.setattr("evaluators.odds.sample_completions", sample_completions_numpy)
+    monkeypatch.setattr("evaluators.odds.run.sample_completions", sample_completions_numpy)
     theirs = odds(request, samples=100_000, seed=9)
     tolerance = 5 * np.hypot(
         max(ours.standard_error, 0.5 / np.sqrt(ours.runouts)),

@@ -21,14 +21,14 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from evaluators import discard, odds_shared
+from evaluators import discard
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds import odds, plan_odds, serves_odds
-from evaluators.odds_deal import enumerate_completions, sample_completions
-from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
-from evaluators.odds_rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
-from evaluators.odds_shared import first_out
+from evaluators.odds import OddsRequest, OddsSeat, odds, plan_odds, read_odds, serves_odds
+from evaluators.odds import showdown as odds_shared
+from evaluators.odds.deal import enumerate_completions, sample_completions
+from evaluators.odds.rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
+from evaluators.odds.showdown import first_out
 from evaluators.point_totals import kept_result
 from evaluators.registry import GAMES
 

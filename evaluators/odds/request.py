@@ -1,10 +1,13 @@
 """What an Odds caller asks, parsed and checked (docs/rules.md "Odds", docs/api.md ``OddsRequest``).
 
 ``read_odds`` turns card text into an ``OddsRequest`` or raises ``InvalidRequest`` with
-every problem at once; ``odds_violations`` is the same check on ids, for callers that
-already hold ids. Field paths are the wire's: ``game``, ``seats[1].unknown``,
-``seats[0].hand[2]``, ``seats[2].declaration``, ``table``, ``table[3]``, ``dead[0]``,
-``options.ace_low``.
+every problem at once; ``odds_violations`` is the same check of a request built from ids.
+The checks a showdown shares (one deck, seats and player ids, the game, its options, its
+sizes and jokers) are ``validation``'s, in its words; what is Odds' own is here: whether
+the game serves Odds (``serves_odds``), known + unknown cards against its deal, and enough
+unseen cards for what is to come. Field paths are the wire's: ``game``,
+``seats[1].unknown``, ``seats[0].hand[2]``, ``seats[2].declaration``, ``table``,
+``table[3]``, ``dead[0]``, ``options.ace_low``.
 """
 
 from __future__ import annotations
@@ -13,16 +16,17 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from evaluators.cards import (
-    DECK_SIZE,
-    InvalidRequest,
-    Violation,
-    check_one_deck,
-    parse_cards,
-)
+from evaluators.cards import DECK_SIZE, InvalidRequest, Violation, check_one_deck, parse_cards
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
-from evaluators.validation import check_cards_allowed, check_options, check_table, rules_for
+from evaluators.registry import GAMES
+from evaluators.validation import (
+    check_cards_allowed,
+    check_options,
+    check_players,
+    check_table,
+    rules_for,
+)
 
 OddsSeatText = tuple[str, Sequence[str], int, Declaration | None]
 """(player id, known hand card texts, unknown count, declaration) as a caller sends a seat."""
@@ -42,14 +46,29 @@ class OddsSeat:
 @dataclass(frozen=True)
 class OddsRequest:
     """A showdown still to come: the table so far in the order turned, ``dead`` cards
-    seen and out of play. Checked (``odds_violations`` finds nothing) when it comes from
-    ``read_odds``."""
+    seen and out of play. Odds trusts it as checked, as ``scoring`` trusts a
+    ``HandRequest``: ``read_odds`` makes one, and a caller that builds one from ids asks
+    ``odds_violations`` first. ``unseen``: the cards nobody has shown, found once here for
+    the check and the deal."""
 
     game: Game
     seats: tuple[OddsSeat, ...]
     table: Cards = ()
     dead: Cards = ()
     options: Options = field(default_factory=Options)
+    unseen: Cards = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        seen = {card for seat in self.seats for card in seat.hand}
+        seen.update(self.table, self.dead)
+        unseen = tuple(card for card in range(DECK_SIZE) if card not in seen)
+        object.__setattr__(self, "unseen", unseen)
+
+
+def serves_odds(game: Game) -> bool:
+    """Whether Odds answers for ``game`` (``GameRules.odds`` is set): its cards still to
+    come are dealt by chance. The refusal on ``game`` and ``GameInfo.odds`` both ask this."""
+    return GAMES[game].odds is not None
 
 
 def read_odds(
@@ -67,28 +86,24 @@ def read_odds(
     )
     table_ids = parse_cards(table, "table", violations)
     dead_ids = parse_cards(dead, "dead", violations)
-    violations += odds_violations(game, parsed, table_ids, dead_ids, options or Options())
-    if violations or game is None:
+    if game is None:
+        try:
+            rules_for(game)
+        except InvalidRequest as missing:
+            violations += missing.violations
+        raise InvalidRequest(violations + _violations_of_any_game(parsed, table_ids, dead_ids))
+    request = OddsRequest(game, parsed, table_ids, dead_ids, options or Options())
+    violations += odds_violations(request)
+    if violations:
         raise InvalidRequest(violations)
-    return OddsRequest(game, parsed, table_ids, dead_ids, options or Options())
+    return request
 
 
-def odds_violations(
-    game: Game | None,
-    seats: Sequence[OddsSeat],
-    table: Cards,
-    dead: Cards,
-    options: Options,
-) -> list[Violation]:
+def odds_violations(request: OddsRequest) -> list[Violation]:
     """Every problem of an Odds request on ids (255 marks a card text already refused)."""
-    violations: list[Violation] = []
-    deck = [(f"seats[{i}].hand", seat.hand) for i, seat in enumerate(seats)]
-    check_one_deck([*deck, ("table", table), ("dead", dead)], violations)
-    violations += _seat_violations(seats)
-    try:
-        rules = rules_for(game)
-    except InvalidRequest as missing:
-        return [*missing.violations, *violations]
+    seats, table, dead = request.seats, request.table, request.dead
+    violations = _violations_of_any_game(seats, table, dead)
+    rules = GAMES[request.game]
     deal = rules.odds
     if deal is None:
         violations.append(
@@ -99,7 +114,7 @@ def odds_violations(
             )
         )
         return violations
-    violations += check_options(rules, options, showdown=True)
+    violations += check_options(rules, request.options, showdown=True)
     sizes = f"{deal.hand_min}" + (f"-{deal.hand_max}" if deal.hand_max > deal.hand_min else "")
     for index, seat in enumerate(seats):
         check_cards_allowed(rules, seat.hand, f"seats[{index}].hand", violations)
@@ -118,45 +133,27 @@ def odds_violations(
     check_table(dataclasses.replace(rules, table_min=0), table, violations)
     check_cards_allowed(rules, dead, "dead", violations)
     if not violations:
-        violations += _supply_violations(rules, seats, table, dead)
+        violations += _supply_violations(rules, request)
     return violations
 
 
-def _seat_violations(seats: Sequence[OddsSeat]) -> list[Violation]:
-    violations: list[Violation] = []
-    if len(seats) < 2:
-        violations.append(Violation("seats", f"odds need at least 2 seats, got {len(seats)}"))
-    first_seat: dict[str, int] = {}
-    for index, seat in enumerate(seats):
-        if not seat.player:
-            violations.append(Violation(f"seats[{index}].player", "the player id is empty"))
-        elif seat.player in first_seat:
-            violations.append(
-                Violation(
-                    f"seats[{index}].player",
-                    f"duplicate player id {seat.player!r}: also seats[{first_seat[seat.player]}]",
-                )
-            )
-        else:
-            first_seat[seat.player] = index
-    return violations
-
-
-def unseen_cards(seats: Sequence[OddsSeat], table: Cards, dead: Cards) -> Cards:
-    """The 52 cards minus every card shown (hands, table, dead), sorted."""
-    seen = {card for seat in seats for card in seat.hand}
-    seen.update(table, dead)
-    return tuple(card for card in range(DECK_SIZE) if card not in seen)
-
-
-def _supply_violations(
-    rules: GameRules, seats: Sequence[OddsSeat], table: Cards, dead: Cards
+def _violations_of_any_game(
+    seats: Sequence[OddsSeat], table: Cards, dead: Cards
 ) -> list[Violation]:
+    """What is checked whatever the game: one deck, and the seats (``validation``'s)."""
+    violations: list[Violation] = []
+    deck = [(f"seats[{i}].hand", seat.hand) for i, seat in enumerate(seats)]
+    check_one_deck([*deck, ("table", table), ("dead", dead)], violations)
+    check_players([seat.player for seat in seats], violations)
+    return violations
+
+
+def _supply_violations(rules: GameRules, request: OddsRequest) -> list[Violation]:
     """Enough unseen cards for every completion: the seats' unknown cards and the missing
     table cards, and in the discard games enough new ranks for the table whatever the
     hands are dealt (the hands could take every card of the scarcest ranks)."""
-    unseen = unseen_cards(seats, table, dead)
-    hands = sum(seat.unknown for seat in seats)
+    unseen, table = request.unseen, request.table
+    hands = sum(seat.unknown for seat in request.seats)
     missing = rules.table_max - len(table)
     if hands + missing > len(unseen):
         return [

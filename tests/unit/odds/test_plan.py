@@ -16,12 +16,14 @@ from evaluators.odds import (
     CHUNK_SECONDS,
     MIN_CHUNK,
     OddsLimits,
+    OddsRequest,
+    OddsSeat,
     OddsStopped,
     odds,
     odds_cost,
     plan_odds,
+    read_odds,
 )
-from evaluators.odds_request import OddsRequest, OddsSeat, read_odds
 
 
 def fifteen_seat_flop_a() -> OddsRequest:

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Options
 from evaluators.kernels import _odds
-from evaluators.odds_rules import (
+from evaluators.odds.rules import (
     DiscardScore,
     Figure,
     Figures,

@@ -8,41 +8,34 @@ weighted as docs/rules.md deals them and resolved one by one with ``scoring.show
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
 from evaluators import scoring
-from evaluators.cards import DECK_SIZE, InvalidRequest, parse_card
+from evaluators.cards import DECK_SIZE, parse_card
 from evaluators.games import poker_high
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.odds import (
     Odds,
     OddsLimits,
+    OddsRequest,
+    OddsSeatText,
     OddsStopped,
     PotOdds,
     SeatOdds,
     TooManySamples,
     odds,
-    serves_odds,
+    read_odds,
 )
-from evaluators.odds_deal import (
+from evaluators.odds.deal import (
     Plan,
-    cards_at,
-    combinations,
     count_completions,
-    draw_set_halves,
     enumerate_completions,
-    sample_completions,
-    sample_completions_numpy,
-    set_halves,
-    subset_sums,
 )
-from evaluators.odds_request import OddsRequest, OddsSeatText, read_odds
-from evaluators.odds_rules import OddsGame
+from evaluators.odds.rules import OddsGame
 from evaluators.registry import GAMES
 
 HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
@@ -457,180 +450,3 @@ def test_known_hands_preflop_equals_the_boards_read_card_by_card() -> None:
     assert sum(o.runouts for o in outcomes) == count_completions(plan)
     np.testing.assert_array_equal(sum(o.win for o in outcomes), win)
     np.testing.assert_allclose(sum(o.share for o in outcomes), share, rtol=1e-12)
-
-
-# --- the deal ---------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("n", "k"), [(5, 0), (6, 1), (10, 3), (12, 5), (20, 4), (48, 2)])
-def test_subset_sums_equal_sums_over_the_combination_rows(n: int, k: int) -> None:
-    values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
-    rows = combinations(n, k).astype(np.intp)
-    np.testing.assert_array_equal(subset_sums(values, k), values[rows].sum(axis=1))
-
-
-@pytest.mark.parametrize(("n", "k"), [(7, 5), (8, 4), (9, 1)])
-def test_disjoint_set_halves_are_uniform_k_subsets_with_their_sums(n: int, k: int) -> None:
-    values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
-    halves = set_halves(values, k)
-    small = combinations(n, k // 2)
-    large = combinations(n, k - k // 2)
-    size = 199_999
-    small_rows = np.empty(size, dtype=np.int64)
-    large_rows = np.empty(size, dtype=np.int64)
-    sums = np.empty(size, dtype=np.int64)
-    disjoint = np.empty(size, dtype=np.bool_)
-    draw_set_halves(np.random.default_rng(k), halves, small_rows, large_rows, sums, disjoint)
-    unions: Counter[tuple[int, ...]] = Counter()
-    draws = zip(small[small_rows].tolist(), large[large_rows].tolist(), disjoint, sums, strict=True)
-    for first, second, apart, total in draws:
-        assert apart == (not set(first) & set(second))
-        if apart:
-            unions[tuple(sorted(first + second))] += 1
-            assert total == values[list(first + second)].sum()
-    assert len(unions) == count_completions(Plan(tuple(range(n)), (), k, True, 0))
-    expected = sum(unions.values()) / len(unions)
-    chi_square = sum((seen - expected) ** 2 / expected for seen in unions.values())
-    assert chi_square < len(unions) + 8 * np.sqrt(2 * len(unions))
-    for counts in (np.bincount(small_rows, minlength=len(small)), np.bincount(large_rows)):
-        assert counts.min() > 0.9 * size / len(counts)
-
-
-@pytest.mark.parametrize(
-    "plan",
-    [
-        Plan(tuple(range(20)), (1, 2), 2, False, 0b11),
-        Plan(tuple(range(5, 22)), (0, 1, 1), 2, False, 1 << 12),
-        Plan(tuple(range(12)), (2, 1), 2, True, 0),
-        Plan(tuple(range(10)), (), 3, False, 0),
-    ],
-)
-def test_enumeration_deals_every_completion_once_with_probabilities_summing_to_one(
-    plan: Plan,
-) -> None:
-    rows = []
-    total = 0.0
-    for chunk, weights in enumerate_completions(plan, chunk=50):
-        rows += [tuple(row) for row in chunk.tolist()]
-        total += float(weights.sum())
-    assert len(rows) == len(set(rows)) == count_completions(plan)
-    assert total == pytest.approx(1)
-
-
-def _completion_key(plan: Plan, row: list[int]) -> tuple[int, ...]:
-    """A completion as enumeration deals it: each seat's cards as a set, the table as a
-    set where it may pair and in the order turned in the discard games."""
-    key: list[int] = []
-    column = 0
-    for unknown in plan.unknown:
-        key += sorted(row[column : column + unknown])
-        column += unknown
-    table = row[column:]
-    return (*key, *(sorted(table) if plan.table_pairs else table))
-
-
-@pytest.mark.parametrize(
-    "plan",
-    [
-        # Seen cards leave gaps in the unseen ones; rank 4 (card 16) is on the table.
-        Plan((0, 2, 5, 6, 9, 10, 13, 15, 16), (1, 2), 2, False, 1 << 4),
-        Plan((0, 1, 4, 5, 8, 9, 12, 13, 14, 16), (0, 2, 1), 2, False, 1 << 1),
-        Plan((0, 1, 2, 3, 4, 5, 6, 8, 9, 12, 13), (), 3, False, 1 << 1),
-        Plan((1, 3, 4, 8, 9, 12, 20, 21), (2, 1), 2, True, 0),
-    ],
-)
-@pytest.mark.parametrize("sample", [sample_completions, sample_completions_numpy])
-def test_sampled_completions_follow_the_exact_probabilities(
-    plan: Plan, sample: Callable[[Plan, np.random.Generator, int], np.ndarray]
-) -> None:
-    """Chi-square of the sampled completions against their exact probabilities, by the
-    compiled deal and by numpy's reference (seeded, so it cannot flake; the bound is about
-    5 standard deviations above the mean)."""
-    expected: dict[tuple[int, ...], float] = {}
-    for chunk, weights in enumerate_completions(plan, chunk=10_000):
-        for row, weight in zip(chunk.tolist(), weights.tolist(), strict=True):
-            expected[tuple(row)] = weight
-    samples = 300_000
-    rows = sample(plan, np.random.default_rng(11), samples)
-    assert rows.shape == (samples, plan.width)
-    observed: dict[tuple[int, ...], int] = dict.fromkeys(expected, 0)
-    for row in rows.tolist():
-        key = _completion_key(plan, row)
-        assert key in observed, f"impossible completion {row}"
-        observed[key] += 1
-    chi_square = sum(
-        (observed[key] - samples * p) ** 2 / (samples * p) for key, p in expected.items()
-    )
-    freedom = len(expected) - 1
-    assert chi_square < freedom + 5 * np.sqrt(2 * freedom)
-
-
-# --- refusals ---------------------------------------------------------------------------
-
-
-def _fields(
-    game: Game | None, seats: Sequence[SeatSpec], table: str = "", dead: str = "", **kw: bool
-) -> list[str]:
-    texts: list[OddsSeatText] = [(p, hand.split(), unknown, d) for p, hand, unknown, d in seats]
-    with pytest.raises(InvalidRequest) as refused:
-        read_odds(game, texts, table.split(), dead.split(), Options(**kw))
-    return [v.field for v in refused.value.violations]
-
-
-def test_refusals_name_their_fields() -> None:
-    two = [("a", "As", 4, None), ("b", "", 5, None)]
-    assert _fields(Game.NOT_POKER, [("a", "As", 5, None), ("b", "", 6, None)]) == ["game"]
-    assert _fields(Game.TONK, [("a", "As", 4, None), ("b", "", 5, None)]) == ["game"]
-    assert _fields(None, two) == ["game"]
-    assert _fields(Game.NUMBERS, [("a", "As", 3, None), ("b", "", 5, None)]) == ["seats[0].unknown"]
-    assert _fields(Game.POKER_HIGH, [("a", "As", 2, None), ("b", "", 0, None)]) == [
-        "seats[0].unknown",
-        "seats[1].unknown",
-    ]
-    six_less_one = [("a", "As 2s 3s 4s 5s 6s", -1, None), ("b", "", 5, None)]
-    assert _fields(Game.NUMBERS, six_less_one) == ["seats[0].unknown"]
-    assert _fields(Game.NUMBERS, two, dead="As") == ["dead[0]"]
-    assert _fields(Game.NUMBERS, two, table="2c As") == ["table[1]"]
-    assert _fields(Game.NUMBERS, two, table="2c 2d") == ["table[1]"]
-    assert _fields(Game.NUMBERS, two, table="2c 3c 4c 5c 6c 7c 8c 9c") == ["table"]
-    assert _fields(Game.NUMBERS, two, ace_low=True) == ["options.ace_low"]
-    assert _fields(Game.FLOP_A, [("a", "As", 2, HIGH), ("b", "", 3, None)]) == [
-        "seats[1].declaration"
-    ]
-    assert _fields(Game.NUMBERS, [("a", "As", 4, None)]) == ["seats"]
-    assert _fields(Game.NUMBERS, [("a", "As", 4, None), ("a", "", 5, None)]) == ["seats[1].player"]
-    assert _fields(Game.NUMBERS, [("a", "Zz", 4, None), ("b", "", 5, None)]) == ["seats[0].hand[0]"]
-
-
-def test_too_few_unseen_cards_is_refused_on_the_table() -> None:
-    dead = " ".join(f"{rank}{suit}" for rank in "23456789TJQ" for suit in "cdhs")
-    seats = [("a", "Ks", 4, None), ("b", "", 5, None)]
-    fields = _fields(Game.NUMBERS, seats, dead=dead)
-    assert fields == ["table"]
-    texts: list[OddsSeatText] = [(p, h.split(), u, d) for p, h, u, d in seats]
-    with pytest.raises(InvalidRequest, match=r"needs 16 unseen cards .* 7 are left"):
-        read_odds(Game.NUMBERS, texts, (), dead.split())
-    few_ranks = " ".join(f"{rank}{suit}" for rank in "23456789" for suit in "cdhs")
-    with pytest.raises(InvalidRequest, match="ranks not on it"):
-        read_odds(Game.NUMBERS, [("a", ["Ks"], 4, None), ("b", [], 5, None)], (), few_ranks.split())
-
-
-def test_the_games_dealt_by_chance_serve_odds() -> None:
-    assert [game for game in GAMES if serves_odds(game)] == [
-        Game.NUMBERS,
-        Game.FLORIDA_BINGO,
-        Game.FLOP_A,
-        Game.THREE_THIRTY_THREE,
-        Game.HIGH_CARD,
-        Game.GROCERY_STORE_DOTS,
-        Game.POKER_HIGH,
-    ]
-
-
-def test_cards_at_equals_a_gather_with_few_or_many_cards_seen() -> None:
-    rng = np.random.default_rng(5)
-    for seen_count in (0, 1, 4, 8, 9, 30):
-        seen = set(rng.choice(DECK_SIZE, seen_count, replace=False).tolist())
-        cards = np.array([c for c in range(DECK_SIZE) if c not in seen], dtype=np.uint8)
-        positions = rng.integers(0, len(cards), size=(100, 5)).astype(np.uint8)
-        np.testing.assert_array_equal(cards_at(cards, positions), cards[positions])
