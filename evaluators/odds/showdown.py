@@ -1,6 +1,6 @@
 """The vectorised showdown's shared steps: what several games' Odds rules are made of.
 
-Odds resolves many run-outs at once, as arrays of S seats x R run-outs (``odds_rules``).
+Odds resolves many run-outs at once, as arrays of S seats x R run-outs (``rules``).
 These are the array forms of ``showdown.py``'s shared steps (best-of with ties, splitting
 a share, the discard games' instant win) and the bulk scoring of completed hands by a
 game's batch evaluator; each game's own pot rule lives in its game module, and the

@@ -1,5 +1,5 @@
 """Odds' working set is bounded by construction and its cost estimate covers it
-(``evaluators.costs``, ``odds.CHUNK_BYTES``): tracemalloc sees numpy's arrays."""
+(``evaluators.costs``, ``odds.plan.CHUNK_BYTES``): tracemalloc sees numpy's arrays."""
 
 from __future__ import annotations
 
