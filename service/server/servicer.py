@@ -44,7 +44,7 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.errors import STOPPED, Unreadable, failure, reason, reply_too_large
-from service.server.handlers import make_handler
+from service.server.handlers import SERVICE, make_handler
 from service.server.limits import (
     REPLY_BYTES_PER_HAND,
     CostAdmission,
@@ -66,7 +66,6 @@ from service.wire.request_limits import MAX_REQUEST_BYTES, too_many_bytes
 from service.wire.requests import to_hand_request, to_odds_request, to_options, to_showdown_request
 
 Request = TypeVar("Request", bound=Message)
-SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 DEFAULT_ODDS_LIMITS = OddsLimits()
 """The core's limits, which are also the settings' defaults."""
 INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
