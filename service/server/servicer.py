@@ -57,7 +57,7 @@ from service.wire import batch_reply
 from service.wire.batch_request import BatchCall, read_batch_call
 from service.wire.enums import to_game
 from service.wire.replies import (
-    to_evaluation,
+    evaluation_bytes,
     to_list_games,
     to_odds_response,
     to_showdown_response,
@@ -414,11 +414,12 @@ def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int, tables_bytes
     return batch_cost(per_hand, hands, request_bytes, hands * REPLY_BYTES_PER_HAND)
 
 
-def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:
-    """One hand (a unary call or a stream message), counted once scored."""
+def _evaluate(request: pb.EvaluateRequest) -> bytes:
+    """One hand (a unary call or a stream message) as its serialised ``Evaluation``,
+    counted once scored."""
     started = time.perf_counter()
     evaluation = evaluate(to_hand_request(request))
-    reply = to_evaluation(evaluation, request.game, request.request_id)
+    reply = evaluation_bytes(evaluation, request.game, request.request_id)
     metrics.record_evaluation(request.game, 1, time.perf_counter() - started)
     return reply
 
@@ -437,7 +438,7 @@ def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
     return reply
 
 
-def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
+def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation | bytes:
     """A stream's reply: the evaluation, or one carrying ``error`` so the stream goes on."""
     try:
         return _evaluate(request)
