@@ -20,10 +20,10 @@ import grpc
 from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from service.allocator import return_freed_memory
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, tracing
 from service.server.config import Settings
 from service.server.drain import Drain
+from service.server.handlers import SERVICE, Wrappers
 from service.server.limits import (
     Budgets,
     CostAdmission,
@@ -37,7 +37,7 @@ from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
 from service.server.uploads import Uploads
 
-SERVICE_NAME: str = pb.DESCRIPTOR.services_by_name["HandEvaluator"].full_name
+SERVICE_NAME: str = SERVICE.full_name
 HEALTH_NAMES = (health.OVERALL_HEALTH, SERVICE_NAME)
 
 
@@ -195,9 +195,13 @@ def build_server(
     server = grpc.aio.server(
         options=channel_options(settings),
         interceptors=[
-            *tracing.interceptors(settings.otlp_endpoint, settings.slow_call_seconds),
-            *counting,
-            LimitsInterceptor(settings.default_deadline_seconds),
+            Wrappers(
+                [
+                    *tracing.interceptors(settings.otlp_endpoint, settings.slow_call_seconds),
+                    *counting,
+                    LimitsInterceptor(settings.default_deadline_seconds),
+                ]
+            )
         ],
     )
     budgets = settings_budgets(settings)

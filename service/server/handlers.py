@@ -7,11 +7,16 @@ interceptor wraps a method's handler once (``WrappingInterceptor``).
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
 
+from service.gen.handeval.v1 import handeval_pb2 as pb
+
+SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
+"""The evaluator's service as the proto describes it: its methods are what the servicer
+registers, the metrics start at zero and the traces name; the one lookup of it."""
 EXEMPT_PREFIXES = ("/grpc.health.v1.Health/", "/grpc.reflection.")
 """Services no interceptor wraps and no limit counts: probes must be answered when the
 server is busiest, and they are not the evaluator's traffic."""
@@ -53,14 +58,16 @@ def rewrap(
     handler: grpc.RpcMethodHandler,
     unary_out: Callable[..., Any],
     stream_out: Callable[..., Any],
+    request_deserializer: Callable[[bytes], Any] | None = None,
 ) -> grpc.RpcMethodHandler:
     """``handler`` with its behavior replaced by ``stream_out`` (streamed replies) or
-    ``unary_out`` (one reply), keeping its shape and (de)serializers."""
+    ``unary_out`` (one reply), keeping its shape and serializer, and its deserializer
+    unless ``request_deserializer`` is given."""
     return make_handler(
         handler.request_streaming,
         handler.response_streaming,
         stream_out if handler.response_streaming else unary_out,
-        handler.request_deserializer,
+        request_deserializer or handler.request_deserializer,
         handler.response_serializer,
     )
 
@@ -81,6 +88,10 @@ class WrappingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
     def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         raise NotImplementedError
 
+    def wrapped(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        """``handler`` as this interceptor has it run: wrapped while ``active``."""
+        return self.wrap(handler, method) if self.active else handler
+
     async def intercept_service(
         self, continuation: Callable[[Any], Awaitable[grpc.RpcMethodHandler | None]], details: Any
     ) -> grpc.RpcMethodHandler | None:
@@ -89,8 +100,24 @@ class WrappingInterceptor(grpc.aio.ServerInterceptor):  # type: ignore[misc]
         cached = self._wrapped.get(method)
         if cached is not None and cached[0] is handler:
             return cached[1]
-        if handler is None or method.startswith(EXEMPT_PREFIXES) or not self.active:
+        if handler is None or method.startswith(EXEMPT_PREFIXES):
             return handler
-        wrapped = self.wrap(handler, method)
+        wrapped = self.wrapped(handler, method)
         self._wrapped[method] = (handler, wrapped)
         return wrapped
+
+
+class Wrappers(WrappingInterceptor):
+    """Several wrapping interceptors as one, the first outermost: grpc.aio awaits every
+    interceptor it has on every call (a coroutine and a ``functools.partial`` each), so the
+    server registers this one, which asks for the handler once and caches the handler every
+    active one has wrapped."""
+
+    def __init__(self, interceptors: Sequence[WrappingInterceptor]) -> None:
+        super().__init__()
+        self._interceptors = tuple(interceptors)
+
+    def wrapped(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        for interceptor in reversed(self._interceptors):
+            handler = interceptor.wrapped(handler, method)
+        return handler

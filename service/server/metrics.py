@@ -27,21 +27,20 @@ import asyncio
 import functools
 import os
 import time
-from collections.abc import AsyncIterator, Callable, Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
+from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.limits import remaining_seconds
 
 if TYPE_CHECKING:
     from prometheus_client import Counter
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
-EVALUATOR = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 
 GO_CODES: dict[grpc.StatusCode, str] = {
     code: "".join(word.capitalize() for word in code.name.split("_")) for code in grpc.StatusCode
@@ -187,12 +186,12 @@ class Instruments:
             self.endings.labels(ending)
         self._per_game = {game: self._recorders(label) for game, label in GAMES.items()}
         self.methods = {
-            f"/{EVALUATOR.full_name}/{m.name}": MethodMetrics(
+            f"/{SERVICE.full_name}/{m.name}": MethodMetrics(
                 self,
                 grpc_type(m.client_streaming, m.server_streaming),
-                f"/{EVALUATOR.full_name}/{m.name}",
+                f"/{SERVICE.full_name}/{m.name}",
             )
-            for m in EVALUATOR.methods
+            for m in SERVICE.methods
         }
 
     def _recorders(self, label: str) -> tuple[Callable[[float], None], Callable[[float], None]]:
@@ -309,12 +308,6 @@ def _cancelled_code(context: grpc.aio.ServicerContext) -> str:
     return GO_CODES[grpc.StatusCode.DEADLINE_EXCEEDED if late else grpc.StatusCode.CANCELLED]
 
 
-async def _count_each(messages: AsyncIterator[Any], counter: Counter) -> AsyncIterator[Any]:
-    async for message in messages:
-        counter.inc()
-        yield message
-
-
 class _CountedWrites:
     """A handler's context whose ``write`` counts each message sent."""
 
@@ -331,17 +324,20 @@ class _CountedWrites:
 
 
 def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHandler:
-    streaming_in, streaming_out = handler.request_streaming, handler.response_streaming
+    """Received messages are counted as grpc decodes them (in the request deserializer), so
+    a request stream, or a unary request read as one (``service.server.uploads``), needs no
+    wrapper of its own: an async generator a call would cost a task to close."""
+    streaming_out = handler.response_streaming
     behavior = behavior_of(handler)
-
+    read = handler.request_deserializer
     count_started, count_received, count_sent = m.started.inc, m.received.inc, m.sent.inc
+
+    def counted_read(data: bytes) -> Any:
+        count_received()
+        return data if read is None else read(data)
 
     async def counted(request: Any, context: grpc.aio.ServicerContext) -> Any:
         count_started()
-        if streaming_in:
-            request = _count_each(request, m.received)
-        else:
-            count_received()
         seen = _CountedWrites(context, m.sent) if streaming_out else context
         started = time.perf_counter()
         code = "Unknown"
@@ -360,7 +356,7 @@ def _wrap(handler: grpc.RpcMethodHandler, m: MethodMetrics) -> grpc.RpcMethodHan
         finally:
             m.finish(code, started)
 
-    return rewrap(handler, counted, counted)
+    return rewrap(handler, counted, counted, counted_read)
 
 
 def clean_multiprocess_dir() -> Path | None:

@@ -44,7 +44,7 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.errors import STOPPED, Unreadable, failure, reason, reply_too_large
-from service.server.handlers import make_handler
+from service.server.handlers import SERVICE, make_handler
 from service.server.limits import (
     REPLY_BYTES_PER_HAND,
     CostAdmission,
@@ -57,7 +57,7 @@ from service.wire import batch_reply
 from service.wire.batch_request import BatchCall, read_batch_call
 from service.wire.enums import to_game
 from service.wire.replies import (
-    to_evaluation,
+    evaluation_bytes,
     to_list_games,
     to_odds_response,
     to_showdown_response,
@@ -66,7 +66,6 @@ from service.wire.request_limits import MAX_REQUEST_BYTES, too_many_bytes
 from service.wire.requests import to_hand_request, to_odds_request, to_options, to_showdown_request
 
 Request = TypeVar("Request", bound=Message)
-SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 DEFAULT_ODDS_LIMITS = OddsLimits()
 """The core's limits, which are also the settings' defaults."""
 INLINE_BATCH_HANDS = FIRST_CHUNK_HANDS
@@ -415,11 +414,12 @@ def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int, tables_bytes
     return batch_cost(per_hand, hands, request_bytes, hands * REPLY_BYTES_PER_HAND)
 
 
-def _evaluate(request: pb.EvaluateRequest) -> pb.Evaluation:
-    """One hand (a unary call or a stream message), counted once scored."""
+def _evaluate(request: pb.EvaluateRequest) -> bytes:
+    """One hand (a unary call or a stream message) as its serialised ``Evaluation``,
+    counted once scored."""
     started = time.perf_counter()
     evaluation = evaluate(to_hand_request(request))
-    reply = to_evaluation(evaluation, request.game, request.request_id)
+    reply = evaluation_bytes(evaluation, request.game, request.request_id)
     metrics.record_evaluation(request.game, 1, time.perf_counter() - started)
     return reply
 
@@ -438,7 +438,7 @@ def _showdown(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
     return reply
 
 
-def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation:
+def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation | bytes:
     """A stream's reply: the evaluation, or one carrying ``error`` so the stream goes on."""
     try:
         return _evaluate(request)

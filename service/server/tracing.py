@@ -33,9 +33,8 @@ import grpc
 from google.protobuf.message import Message
 
 from service.server import trace_phases
-from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
+from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.logs import log_event
-from service.server.servicer import SERVICE
 from service.wire.batch_request import BatchCall
 
 if TYPE_CHECKING:
@@ -139,11 +138,14 @@ class TracingInterceptor(WrappingInterceptor):
         proto = SERVICE.methods_by_name.get(name) if service == SERVICE.full_name else None
         streaming = proto is None or proto.client_streaming or proto.server_streaming
         slow_seconds = 0.0 if streaming else self._slow_seconds
+        read_as_stream = streaming_in and proto is not None and not proto.client_streaming
 
         async def traced(request: Any, context: grpc.aio.ServicerContext) -> Any:
             carrier = {key: value for key, value in context.invocation_metadata() or ()}
             seen = _Seen()
-            if streaming_in:
+            if read_as_stream:
+                context = _NotingRead(context, seen)
+            elif streaming_in:
                 request = _noting(request, seen)
             else:
                 seen.hands, seen.game = hands_of(request), game_of(request)
@@ -190,6 +192,24 @@ class _Seen:
 
     hands: int = 0
     game: str = ""
+
+
+class _NotingRead:
+    """The context of a unary call read as a stream (``service.server.uploads`` reads its
+    one message with ``read()``): that message is noted into ``seen``."""
+
+    def __init__(self, context: grpc.aio.ServicerContext, seen: _Seen) -> None:
+        self._context = context
+        self._seen = seen
+
+    async def read(self) -> Any:
+        request = await self._context.read()
+        if request is not grpc.aio.EOF:
+            self._seen.hands, self._seen.game = hands_of(request), game_of(request)
+        return request
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._context, name)
 
 
 async def _noting(requests: AsyncIterator[Any], seen: _Seen) -> AsyncIterator[Any]:

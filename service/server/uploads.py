@@ -75,10 +75,12 @@ class Uploads:
         """The most the waiting calls' messages may hold in grpc core."""
         return len(self._waiting) * self.message_bytes
 
-    async def one_message(self, requests: AsyncIterator[Any], context: Any) -> Any:
+    async def one_message(self, context: Any) -> Any:
         """The call's one request, read under the read deadline and the budget; the call is
         aborted (never returns) when it does not come. (The call's own deadline is grpc
-        core's to enforce.)"""
+        core's to enforce.) Read with ``context.read()``, not the request iterator: that is
+        an async generator, which a call leaves unfinished and the loop then closes in a
+        task of its own."""
         task = asyncio.current_task()
         assert task is not None
         loop = task.get_loop()
@@ -94,7 +96,7 @@ class Uploads:
         if self._sweep is None and self.read_seconds:
             self._sweep = loop.call_later(SWEEP_SECONDS, self._end_late, loop)
         try:
-            message = await anext(aiter(requests), None)
+            message = await context.read()
         except asyncio.CancelledError:
             if waiting.ended is None:
                 raise
@@ -102,7 +104,7 @@ class Uploads:
             await context.abort(*waiting.ended)
         finally:
             self._waiting.pop(key, None)
-        if message is None:
+        if message is grpc.aio.EOF:
             await context.abort(
                 grpc.StatusCode.INVALID_ARGUMENT, "the call ended without a request message"
             )
@@ -136,6 +138,6 @@ class Uploads:
         """A request-streaming behaviour that reads one message, then runs ``behavior``."""
 
         async def read_then_answer(requests: AsyncIterator[Any], context: Any) -> Any:
-            return await behavior(await self.one_message(requests, context), context)
+            return await behavior(await self.one_message(context), context)
 
         return read_then_answer

@@ -7,12 +7,14 @@ them, so a reply carries even a number this build does not know.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable
+from typing import Any
 
 from evaluators.cards import card_text, parse_card
 from evaluators.odds import Odds, serves_odds
 from evaluators.registry import GameRules
-from evaluators.results import Evaluation, ShowdownOutcome
+from evaluators.results import Detail, Evaluation, ShowdownOutcome
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire.details import detail_from_wire, detail_to_wire
 from service.wire.enums import game_value
@@ -67,7 +69,14 @@ def to_evaluation(
     evaluation: Evaluation, game: pb.Game.ValueType, request_id: str = ""
 ) -> pb.Evaluation:
     """The wire Evaluation; ``game`` and ``request_id`` are echoed as the caller sent them.
-    One constructor call builds it, detail included (the unary path's conversion)."""
+    One constructor call builds it, detail included (a showdown's seats; a unary call or a
+    stream message goes out as ``evaluation_bytes``)."""
+    return _message(evaluation, game, request_id, **detail_to_wire(evaluation.detail))
+
+
+def _message(
+    evaluation: Evaluation, game: pb.Game.ValueType, request_id: str, **detail: Any
+) -> pb.Evaluation:
     return pb.Evaluation(
         request_id=request_id,
         game=game,
@@ -78,8 +87,29 @@ def to_evaluation(
         description=evaluation.description,
         kept=_cards(evaluation.kept),
         discarded=_cards(evaluation.discarded),
-        **detail_to_wire(evaluation.detail),
+        **detail,
     )
+
+
+DETAIL_BYTES_CACHED = 16_384
+"""Details whose serialised ``oneof detail`` field is kept (least recently used out): more
+than poker's 7,462 classes, a few MB at most."""
+
+
+@functools.lru_cache(maxsize=DETAIL_BYTES_CACHED)
+def _detail_bytes(detail: Detail) -> bytes:
+    return pb.Evaluation(**detail_to_wire(detail)).SerializeToString()
+
+
+def evaluation_bytes(
+    evaluation: Evaluation, game: pb.Game.ValueType, request_id: str = ""
+) -> bytes:
+    """``to_evaluation(...)`` serialised, for a unary or stream reply. The detail's field
+    comes from a cache: the same details recur (a detail is a frozen, hashable value), and
+    building its sub-message was a third of the conversion. Protobuf reads concatenated
+    messages as one merged message, and the detail is the one field the head leaves unset."""
+    head = _message(evaluation, game, request_id).SerializeToString()
+    return head + _detail_bytes(evaluation.detail)
 
 
 def to_showdown_response(

@@ -4,14 +4,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
+from evaluators.cards import card_text
+from evaluators.deal import deal
+from evaluators.inputs import Game
 from evaluators.registry import GAMES
 from evaluators.results import (
     Award,
     Payout,
     ShowdownOutcome,
 )
+from evaluators.scoring import evaluate
+from evaluators.validation import read_hand
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import enums, replies
+from service.wire.enums import game_value
 
 
 def test_awards_are_fractions_of_the_whole_pot_and_payouts_signed_stakes() -> None:
@@ -46,3 +54,20 @@ def test_list_games_carries_every_registry_entry() -> None:
     )
     assert list(spades.pots) == ["spades"] and list(spades.options) == ["ace_low"]
     assert not spades.jokers and spades.summary
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_an_evaluations_bytes_read_as_its_message_with_the_detail_cached(game: Game) -> None:
+    """Every game's dealt hands, each converted twice (the second time the detail's bytes
+    come from the cache): the bytes read back as ``to_evaluation``'s message."""
+    dealt = deal(game, 40, seed=12)
+    for hand, table in dealt.singles(len(dealt)):
+        evaluation = evaluate(read_hand(game, texts(hand), texts(table)))
+        expected = replies.to_evaluation(evaluation, game_value(game), "id-7")
+        for _ in range(2):
+            data = replies.evaluation_bytes(evaluation, game_value(game), "id-7")
+            assert pb.Evaluation.FromString(data) == expected
+
+
+def texts(cards: tuple[int, ...]) -> list[str]:
+    return [card_text(c) for c in cards]
