@@ -201,12 +201,13 @@ def test_a_ping_flood_is_stopped_on_every_connection(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
     """Each flooding connection is sent GOAWAY (``too_many_pings``) or no longer read (its
-    unsent PING acknowledgements pile up): either way its attacker stops long before the
-    attack's own end, and the server answers."""
+    unsent PING acknowledgements pile up until a write blocks for 10 s): either way its
+    attacker stops long before the attack's own end, and the server answers. Which of the
+    two comes first depends on the machine's load (on a busy one, all four connections once
+    stopped by blocked writes, none by GOAWAY), so the test holds the end, not the way."""
     server = launch_server()
     began = time.monotonic()
     flood = _attack("ping-flood", server.target, PING_FLOOD_MAX_SECONDS, "--until-goaway")
     report = json.loads(flood.communicate()[0])
     assert time.monotonic() - began < PING_FLOOD_MAX_SECONDS / 2, report
-    assert report["goaways"] >= 1, report
     assert _call(server.target) == "OK"
