@@ -23,7 +23,7 @@ import numpy.typing as npt
 
 from evaluators.cards import InvalidRequest
 from evaluators.costs import CallCost
-from evaluators.inputs import Game
+from evaluators.inputs import Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds_deal import (
     Matrix,
@@ -41,6 +41,7 @@ from evaluators.odds_rules import (
     Figures,
     OddsGame,
     Outcomes,
+    ScoredFigures,
 )
 from evaluators.odds_shared import in_place, run_outs
 from evaluators.registry import GAMES
@@ -144,7 +145,7 @@ def odds(
 ) -> Odds:
     """Each seat's chances over every way the deal can still go.
 
-    >>> from evaluators.inputs import Game
+    >>> from evaluators.inputs import Game, Options
     >>> from evaluators.odds_request import read_odds
     >>> seats = [("ann", ["Ah", "Ad"], 0, None), ("bob", ["Kc", "Kd"], 0, None)]
     >>> chances = odds(read_odds(Game.POKER_HIGH, seats, table=["2c", "7d", "9h"]))
@@ -288,6 +289,8 @@ def _resolve(
     table = _joined(request.table, rows[:, column:])
     if game.discard is not None:
         tally.add_discard(game.discard, hands, table, weights)
+    elif game.scored is not None:
+        tally.add_scored(game.scored, hands, table, weights, request.options)
     else:
         tally.add(game.figures(hands, table, request.options), weights)
 
@@ -380,6 +383,38 @@ class _Tally:
             self.goes_low,
             discard.values,
             discard.scores,
+            tuple(in_place(hand) for hand in hands),
+            table_cards,
+            table_strides,
+            count,
+            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self.sums,
+            self.squared,
+        )
+        self.seen += count
+
+    def add_scored(
+        self,
+        scored: ScoredFigures,
+        hands: list[Matrix],
+        table: Matrix,
+        weights: Weights | None,
+        options: Options,
+    ) -> None:
+        """One chunk of a poker-family game, from its cards (read in place) to the tally
+        in one compiled call: each seat's figures as the batch kernels make them, then as
+        ``add``."""
+        pot = self.pot
+        count = run_outs(hands, table)
+        table_cards, table_strides = in_place(table)
+        if weights is not None:
+            self.weighted = True
+        _odds.scored_tally(
+            scored.kind,
+            scored.tables(options),
+            pot.shape,
+            self.pots,
+            pot.split_at,
             tuple(in_place(hand) for hand in hands),
             table_cards,
             table_strides,
