@@ -540,25 +540,43 @@ static void
 discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
              uint16_t *restrict kept, int64_t *restrict out_after)
 {
-    for (Py_ssize_t r = 0; r < count; r++) {
-        const uint8_t *turned = table.cards + r * table.run;
-        const uint8_t *held = hand.cards + r * hand.run;
-        uint16_t waiting = 0;
-        for (Py_ssize_t k = 0; k < hand.width; k++)
-            waiting |= (uint16_t)(1u << (held[k * hand.card] >> 2));
-        uint16_t shown = 0;
-        int64_t turns = 1;
-        for (Py_ssize_t k = 0; k < table.width; k++) {
-            shown |= (uint16_t)(1u << (turned[k * table.card] >> 2));
-            turns += (waiting & ~shown) != 0;
+    /* A card position at a time over a block of run-outs (a sampled chunk's positions lie
+     * a chunk apart: a run-out's cards read one after another would each evict the last
+     * from the same cache set). */
+    uint16_t waiting[BLOCK], shown[BLOCK];
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
+        const uint8_t *held = hand.cards + first * hand.run;
+        const uint8_t *turned = table.cards + first * table.run;
+        uint16_t *kept_block = kept + first;
+        int64_t *out_block = out_after + first;
+        for (int i = 0; i < n; i++) {
+            waiting[i] = 0;
+            shown[i] = 0;
+            out_block[i] = 1;
+            kept_block[i] = 0;
         }
-        uint16_t total = 0;
         for (Py_ssize_t k = 0; k < hand.width; k++) {
-            uint8_t card = held[k * hand.card];
-            total += values[card] * !(shown >> (card >> 2) & 1);
+            const uint8_t *column = held + k * hand.card;
+            for (int i = 0; i < n; i++)
+                waiting[i] |= (uint16_t)(1u << (column[i * hand.run] >> 2));
         }
-        kept[r] = total;
-        out_after[r] = table.width && !(waiting & ~shown & ALL_RANKS) ? turns : 0;
+        for (Py_ssize_t k = 0; k < table.width; k++) {
+            const uint8_t *column = turned + k * table.card;
+            for (int i = 0; i < n; i++) {
+                shown[i] |= (uint16_t)(1u << (column[i * table.run] >> 2));
+                out_block[i] += (waiting[i] & ~shown[i]) != 0;
+            }
+        }
+        for (Py_ssize_t k = 0; k < hand.width; k++) {
+            const uint8_t *column = held + k * hand.card;
+            for (int i = 0; i < n; i++) {
+                uint8_t card = column[i * hand.run];
+                kept_block[i] += values[card] * !(shown[i] >> (card >> 2) & 1);
+            }
+        }
+        for (int i = 0; i < n; i++)
+            out_block[i] *= table.width && !(waiting[i] & ~shown[i] & ALL_RANKS);
     }
 }
 
@@ -760,28 +778,74 @@ gather(Cards m, Py_ssize_t r, uint8_t *out)
 }
 
 /* One seat's figures over n run-outs from `first` into key (and second: the dots), as
- * the batch kernels make them (_poker.c's class_of, _points.c's survived); the table's
- * share of each run-out's key and flush rank sums already in `table_key`/`table_flush`
- * (poker) or its check counts in `table_key` (checks). */
+ * the batch kernels make them (_poker.c's class_of, _points.c's survived), given the
+ * table's share of each run-out's key and flush rank sums (poker) or its check counts
+ * (checks) in `table_key`/`table_flush`. The hand's cards are summed a position at a time
+ * over the block, as discard_seat reads them. */
 INLINE void
-score_seat(const Scored *g, const int kind, Cards hand, Py_ssize_t first, int n, const uint64_t *table_key,
-           const uint64_t *table_flush, int64_t *restrict key, int64_t *restrict second)
+score_seat(const Scored *g, const int kind, Cards hand, Py_ssize_t first, int n,
+           const uint64_t *table_key, const uint64_t *table_flush, int64_t *restrict key,
+           int64_t *restrict second)
 {
     const Tables *t = g->poker;
+    const uint64_t *keys = kind == CHECKS ? g->places : t->card_keys;
+    uint64_t sum[BLOCK];
+    const uint8_t *held = hand.cards + first * hand.run;
+    for (int i = 0; i < n; i++)
+        sum[i] = kind == CHECKS ? 0 : table_key[i];
+    for (Py_ssize_t k = 0; k < hand.width; k++) {
+        const uint8_t *column = held + k * hand.card;
+        for (int i = 0; i < n; i++)
+            sum[i] += keys[column[i * hand.run]];
+    }
+    if (kind == CHECKS) {
+        for (int i = 0; i < n; i++)
+            key[i] = survived(sum[i] * NIBBLE_ONES, table_key[i], hand.width);
+        return;
+    }
     uint8_t row[MAX_SCORED];
     for (int i = 0; i < n; i++) {
-        gather(hand, first + i, row);
-        if (kind == CHECKS) {
-            uint64_t mine = order_counts(g->places, row, hand.width);
-            key[i] = survived(mine, table_key[i], hand.width);
-            continue;
+        uint16_t rank_class;
+        if (__builtin_expect((sum[i] & t->flush_bits) != 0, 0)) {
+            gather(hand, first + i, row);
+            rank_class = class_of(t, sum[i], row, hand.width, table_flush[i]);
+        } else {
+            rank_class = t->unsuited[slot_of(t, sum[i])];
         }
-        uint64_t sum = table_key[i] + key_sum(t, row, hand.width);
-        uint16_t rank_class = class_of(t, sum, row, hand.width, table_flush[i]);
         key[i] = (int64_t)(uint16_t)(t->strength_base - rank_class);
         if (kind == DOTS)
-            second[i] = (int64_t)((sum >> t->dots_shift) & t->dots_mask);
+            second[i] = (int64_t)((sum[i] >> t->dots_shift) & t->dots_mask);
     }
+}
+
+/* The table's share of each run-out's figures, a position at a time: its key sum from
+ * sum_start and its flush rank bits (poker), or its check counts (checks). */
+static void
+table_sums(const Scored *g, Py_ssize_t first, int n, uint64_t *restrict table_key,
+           uint64_t *restrict table_flush)
+{
+    Cards table = g->table;
+    const uint8_t *turned = table.cards + first * table.run;
+    int checks = g->kind == CHECKS;
+    for (int i = 0; i < n; i++) {
+        table_key[i] = checks ? 0 : g->poker->sum_start;
+        table_flush[i] = 0;
+    }
+    for (Py_ssize_t k = 0; k < table.width; k++) {
+        const uint8_t *column = turned + k * table.card;
+        if (checks) {
+            for (int i = 0; i < n; i++)
+                table_key[i] += g->places[column[i * table.run]];
+        } else {
+            for (int i = 0; i < n; i++) {
+                table_key[i] += g->poker->card_keys[column[i * table.run]];
+                table_flush[i] += g->poker->flush_rank_bits[column[i * table.run]];
+            }
+        }
+    }
+    if (checks)
+        for (int i = 0; i < n; i++)
+            table_key[i] *= NIBBLE_ONES;
 }
 
 /* A poker-family chunk, dealt cards to tally in one pass: per block of run-outs, the
@@ -799,7 +863,6 @@ scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, S
         return -1;
     }
     uint64_t table_key[BLOCK], table_flush[BLOCK];
-    uint8_t row[MAX_SCORED];
     double squared[MAX_SEATS] = {0};
     const int weighted = t.weights != NULL;
     const double *weights = t.weights;
@@ -809,15 +872,7 @@ scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, S
     rule.second = figures + at.seats * BLOCK;
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
         int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
-        for (int i = 0; i < n; i++) {
-            gather(g->table, first + i, row);
-            if (g->kind == CHECKS) {
-                table_key[i] = order_counts(g->places, row, g->table.width);
-            } else {
-                table_key[i] = g->poker->sum_start + key_sum(g->poker, row, g->table.width);
-                table_flush[i] = flush_rank_sum(g->poker, row, g->table.width);
-            }
-        }
+        table_sums(g, first, n, table_key, table_flush);
         for (int s = 0; s < at.seats; s++) {
             int64_t *key = figures + s * BLOCK, *second = figures + (at.seats + s) * BLOCK;
             switch (g->kind) {
