@@ -26,7 +26,10 @@
  * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
  *
  * The discard games' chunks come here as cards (discard_tally): each seat's figures by
- * the discard rule, a block of run-outs at a time, then the same pot rule and tally.
+ * the discard rule, a block of run-outs at a time, then the same pot rule and tally; the
+ * poker family's likewise (scored_tally: Poker high, Grocery Store Dots, High Card), their
+ * figures by the batch kernels' own arithmetic (_poker_tables.h, _checks.h). A chunk's
+ * cards are read a position at a time over a block: a sampled chunk is position-major.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
