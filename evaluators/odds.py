@@ -145,7 +145,7 @@ def odds(
 ) -> Odds:
     """Each seat's chances over every way the deal can still go.
 
-    >>> from evaluators.inputs import Game, Options
+    >>> from evaluators.inputs import Game
     >>> from evaluators.odds_request import read_odds
     >>> seats = [("ann", ["Ah", "Ad"], 0, None), ("bob", ["Kc", "Kd"], 0, None)]
     >>> chances = odds(read_odds(Game.POKER_HIGH, seats, table=["2c", "7d", "9h"]))
