@@ -1,17 +1,17 @@
 """Odds' sampled run-outs a second for every game with Odds at 4 seats, this tree against
 another checkout, side by side (issue 24's "Odds sampled run-outs/s" row).
 
-``python -m benchmarks.odds_runouts --against DIR [--rounds 5] [--samples 500000]``: per
-round and game, one fresh process of each tree (``PYTHONPATH`` set to it; the other tree's
-compiled kernels must be built in place) samples ``--samples`` run-outs of 4 seats with
-nothing known (Flop-A declaring HIGH, LOW, BOTH, BOTH) after a warm-up call of 200,000
-(a process's first chunks of a new size pay for fresh memory, which a server has long
+``python -m benchmarks.odds_runouts --against DIR [DIR ...] [--rounds 5] [--samples
+500000]``: per round and game, one fresh process of each tree (``PYTHONPATH`` set to it;
+the other trees' compiled kernels must be built in place) samples ``--samples`` run-outs
+of 4 seats with nothing known (Flop-A declaring HIGH, LOW, BOTH, BOTH) after a warm-up call
+of 200,000 (a process's first chunks of a new size pay for fresh memory, which a server has long
 paid; with a 20,000-sample warm-up that cost fell in this tree's timed call and not in
 one whose per-chunk temporaries had already grown the heap), and reports its thread CPU
 and wall time; the trees alternate within each round, so noise from other
 work on the machine falls on both. Prints one JSON object: per game each tree's median
-run-outs/s by thread CPU and by wall, and their ratios (this tree over ``DIR``), with the
-load average before and after. Nothing is asserted.
+run-outs/s by thread CPU and by wall, and this tree's over each ``DIR``'s, with the load
+average before the first round and after each. Nothing is asserted.
 """
 
 from __future__ import annotations
@@ -74,39 +74,43 @@ def timing(tree: Path, game: str, samples: int) -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.odds_runouts")
-    parser.add_argument("--against", type=Path, required=True, help="the other checkout")
+    parser.add_argument(
+        "--against", type=Path, nargs="+", required=True, help="the other checkouts"
+    )
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--samples", type=int, default=500_000)
     parser.add_argument("--games", nargs="*", default=list(GAMES))
     options = parser.parse_args(argv)
-    trees = {"this": ROOT, "against": options.against.resolve()}
+    trees = {"this": ROOT} | {str(tree): tree.resolve() for tree in options.against}
     times: dict[str, dict[str, list[tuple[float, float]]]] = {
         game: {name: [] for name in trees} for game in options.games
     }
-    before = load()
+    loads = [load()]
     for round_ in range(options.rounds):
         for game in options.games:
             order = list(trees.items())
             for name, tree in order if round_ % 2 == 0 else order[::-1]:
                 times[game][name].append(timing(tree, game, options.samples))
-    report: dict[str, object] = {"load_before": before, "samples": options.samples}
+        loads.append(load())
+    report: dict[str, object] = {"loads": loads, "samples": options.samples}
     for game, per_tree in times.items():
-        row: dict[str, float] = {}
+        row: dict[str, object] = {}
         for name, measured in per_tree.items():
-            row[f"{name}_cpu_runouts_per_s"] = round(
-                options.samples / statistics.median(cpu for cpu, _ in measured)
-            )
-            row[f"{name}_wall_runouts_per_s"] = round(
-                options.samples / statistics.median(wall for _, wall in measured)
-            )
-        row["ratio_cpu"] = round(
-            row["this_cpu_runouts_per_s"] / row["against_cpu_runouts_per_s"], 2
-        )
-        row["ratio_wall"] = round(
-            row["this_wall_runouts_per_s"] / row["against_wall_runouts_per_s"], 2
-        )
+            cpu = options.samples / statistics.median(cpu for cpu, _ in measured)
+            wall = options.samples / statistics.median(wall for _, wall in measured)
+            row[name] = {"cpu_runouts_per_s": round(cpu), "wall_runouts_per_s": round(wall)}
+        this = row["this"]
+        assert isinstance(this, dict)
+        for name in trees:
+            other = row[name]
+            if name != "this" and isinstance(other, dict):
+                other["this_over_it_cpu"] = round(
+                    this["cpu_runouts_per_s"] / other["cpu_runouts_per_s"], 2
+                )
+                other["this_over_it_wall"] = round(
+                    this["wall_runouts_per_s"] / other["wall_runouts_per_s"], 2
+                )
         report[game] = row
-    report["load_after"] = load()
     print(json.dumps(report, indent=1))
     return 0
 

@@ -29,7 +29,7 @@ import numpy.typing as npt
 from evaluators.cards import DECK_SIZE
 from evaluators.figures import cards_text, enum_text
 from evaluators.game_rules import Figure
-from evaluators.inputs import Cards
+from evaluators.inputs import Cards, Options
 from evaluators.kernels import _poker
 from evaluators.results import BatchResult, Detail
 from evaluators.tables import PokerTables, poker_tables
@@ -232,6 +232,12 @@ def _add_card_keys(
     if width % 2:
         np.take(poker.card_keys, cards[:, width - 1], out=scratch, mode="clip")
         total += scratch
+
+
+def odds_tables(options: Options) -> _poker.Tables:
+    """The compiled kernel's tables, whatever the options: what Odds' fused chunk call
+    reads for Poker high and Grocery Store Dots (``odds.rules.ScoredFigures``)."""
+    return _kernel_tables()
 
 
 @functools.cache

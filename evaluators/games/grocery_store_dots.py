@@ -21,7 +21,15 @@ from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds import showdown as odds_shared
-from evaluators.odds.rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.odds.rules import (
+    CompiledPot,
+    Declarations,
+    Figures,
+    Matrix,
+    OddsGame,
+    ScoredFigures,
+    Split,
+)
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
@@ -158,6 +166,7 @@ RULES = GameRules(
         figures=odds_figures,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.HALVES, second="value"),
+        scored=ScoredFigures(_odds.DOTS, poker.odds_tables),
         runout_cost=UnitCost(cpu_ns=80, bytes=80),
     ),
 )

@@ -24,7 +24,15 @@ from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds, _points
 from evaluators.odds import showdown as odds_shared
-from evaluators.odds.rules import CompiledPot, Declarations, Figures, Matrix, OddsGame, Split
+from evaluators.odds.rules import (
+    CompiledPot,
+    Declarations,
+    Figures,
+    Matrix,
+    OddsGame,
+    ScoredFigures,
+    Split,
+)
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 
@@ -118,6 +126,12 @@ def rank_order(ace_low: bool) -> npt.NDArray[np.uint8]:
     order[:DECK_SIZE] = np.unique(order[:DECK_SIZE], return_inverse=True)[1]
     order.flags.writeable = False
     return order
+
+
+def check_order(options: Options) -> npt.NDArray[np.uint8]:
+    """``rank_order`` for the request's options: what Odds' fused chunk call reads
+    (``odds.rules.ScoredFigures``)."""
+    return rank_order(options.ace_low)
 
 
 def evaluate_batch(
@@ -247,6 +261,7 @@ RULES = GameRules(
         figures=odds_figures,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.UNIQUE_BEST, split_at=CHECKS),
+        scored=ScoredFigures(_odds.CHECKS, check_order),
         runout_cost=UnitCost(cpu_ns=96, bytes=80),
     ),
 )

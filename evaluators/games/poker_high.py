@@ -28,6 +28,7 @@ from evaluators.odds.rules import (
     Matrix,
     OddsGame,
     Outcomes,
+    ScoredFigures,
     Split,
 )
 from evaluators.poker import PokerDetail, classify
@@ -248,6 +249,7 @@ RULES = GameRules(
         figures=odds_figures,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.BEST),
+        scored=ScoredFigures(_odds.POKER, poker.odds_tables),
         runout_cost=UnitCost(cpu_ns=40, bytes=48),
         known_hands=KnownHands(known_hands_exact, known_hands_sampled),
     ),

@@ -26,7 +26,10 @@
  * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
  *
  * The discard games' chunks come here as cards (discard_tally): each seat's figures by
- * the discard rule, a block of run-outs at a time, then the same pot rule and tally.
+ * the discard rule, a block of run-outs at a time, then the same pot rule and tally; the
+ * poker family's likewise (scored_tally: Poker high, Grocery Store Dots, High Card), their
+ * figures by the batch kernels' own arithmetic (_poker_tables.h, _checks.h). A chunk's
+ * cards are read a position at a time over a block: a sampled chunk is position-major.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -34,6 +37,8 @@
 #include <string.h>
 
 #include "_buffers.h"
+#include "_checks.h"
+#include "_poker_tables.h"
 
 #define MAX_SEATS 52
 #define DECK 52
@@ -299,84 +304,116 @@ set_inverses(Tally *t, int seats)
         t->inverse[d] = 1.0 / d;
 }
 
-/* tally_runs for counted run-outs of the shapes without declarations or instant wins
- * (BEST, HALVES, UNIQUE_BEST), a block of run-outs at a time and a seat at a time: the top
- * figure and how many share it per run-out, then per seat its wins alone summed in a
- * register and its rarer shared wins counted by bucket. Straight loops over contiguous
- * rows, without the per-run-out branches and seat loops of the general one. */
+/* What a run of counted blocks (block_tally) carries from one block to the next. */
+typedef struct {
+    double *share; /* seats x BLOCK: each seat's share of the whole pot in the block */
+    double lanes[LANES][MAX_SEATS];
+    int64_t redeals;
+    Py_ssize_t runs;
+} Blocks;
+
 static int
-tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
+blocks_start(Blocks *b, int seats)
+{
+    memset(b, 0, sizeof *b);
+    b->share = PyMem_RawMalloc(sizeof(double) * seats * BLOCK);
+    return b->share ? 0 : -1;
+}
+
+/* The blocks' redeals, run-outs and squared shares into the chunk's tally. */
+static void
+blocks_end(Blocks *b, const Layout *at, Tally *t, double *squared)
+{
+    t->counts[at->shares + at->seats] += b->redeals;
+    t->counts[at->items - 1] += b->runs;
+    for (int lane = 0; lane < LANES; lane++)
+        for (int s = 0; s < at->seats; s++)
+            squared[s] += b->lanes[lane][s];
+    PyMem_RawFree(b->share);
+}
+
+/* tally_runs for counted run-outs of the shapes without declarations or instant wins
+ * (BEST, HALVES, UNIQUE_BEST), for one block of n <= BLOCK run-outs whose figures start
+ * at `key` and `second` (rows `stride` apart), a seat at a time: the top figure and how
+ * many share it per run-out, then per seat its wins alone summed in a register and its
+ * rarer shared wins counted by bucket. Straight loops over contiguous rows, without the
+ * per-run-out branches and seat loops of the general one. */
+INLINE void
+block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_second,
+            Py_ssize_t stride, int n, const Layout *at, Tally *t, Blocks *b)
 {
     const int seats = at->seats;
-    const Py_ssize_t stride = at->count;
     const int halves = rule->shape == HALVES ? 2 : 1;
-    double *share = PyMem_RawMalloc(sizeof(double) * seats * BLOCK);
-    if (!share)
-        return -1;
-    double lanes[LANES][MAX_SEATS] = {{0}};
     int64_t top[BLOCK];
     uint8_t ties[BLOCK], alone[BLOCK];
     int tied[BLOCK];
-    int64_t redeals = 0;
-    for (Py_ssize_t first = 0; first < stride; first += BLOCK) {
-        int n = stride - first < BLOCK ? (int)(stride - first) : BLOCK;
-        memset(share, 0, sizeof(double) * seats * BLOCK);
-        for (int pot = 0; pot < halves; pot++) {
-            const int64_t *key = (pot ? rule->second : rule->key) + first;
+    double *share = b->share;
+    memset(share, 0, sizeof(double) * seats * BLOCK);
+    for (int pot = 0; pot < halves; pot++) {
+        const int64_t *key = pot ? first_second : first_key;
+        for (int i = 0; i < n; i++)
+            top[i] = key[i];
+        for (int s = 1; s < seats; s++) {
+            const int64_t *row = key + s * stride;
             for (int i = 0; i < n; i++)
-                top[i] = key[i];
-            for (int s = 1; s < seats; s++) {
-                const int64_t *row = key + s * stride;
-                for (int i = 0; i < n; i++)
-                    top[i] = row[i] > top[i] ? row[i] : top[i];
-            }
-            memset(ties, 0, (size_t)n);
-            for (int s = 0; s < seats; s++) {
-                const int64_t *row = key + s * stride;
-                for (int i = 0; i < n; i++)
-                    ties[i] += row[i] == top[i];
-            }
-            int shared = 0;
-            for (int i = 0; i < n; i++) {
-                int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
-                redeals += ties[i] > 1 && !split;
-                if (ties[i] > 1 && split)
-                    tied[shared++] = i;
-                alone[i] = ties[i] == 1;
-            }
-            const double whole = t->inverse[halves];
-            for (int s = 0; s < seats; s++) {
-                const int64_t *row = key + s * stride;
-                int64_t *bucket = t->counts + ((Py_ssize_t)s * at->pots + pot) * at->buckets;
-                double *seat = share + s * BLOCK;
-                int64_t wins = 0;
-                for (int i = 0; i < n; i++) {
-                    int won = (row[i] == top[i]) & alone[i];
-                    wins += won;
-                    seat[i] += won * whole;
-                }
-                bucket[halves] += wins;
-                for (int j = 0; j < shared; j++) {
-                    int i = tied[j];
-                    int won = row[i] == top[i];
-                    int d = halves * ties[i];
-                    bucket[(j % LANES) * at->items + d] += won;
-                    seat[i] += won * t->inverse[d];
-                }
-            }
+                top[i] = row[i] > top[i] ? row[i] : top[i];
         }
+        memset(ties, 0, sizeof ties);
         for (int s = 0; s < seats; s++) {
-            const double *seat = share + s * BLOCK;
+            const int64_t *row = key + s * stride;
             for (int i = 0; i < n; i++)
-                lanes[i % LANES][s] += seat[i] * seat[i];
+                ties[i] += row[i] == top[i];
+        }
+        int shared = 0;
+        for (int i = 0; i < n; i++) {
+            int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
+            b->redeals += ties[i] > 1 && !split;
+            if (ties[i] > 1 && split)
+                tied[shared++] = i;
+            alone[i] = ties[i] == 1;
+        }
+        const double whole = t->inverse[halves];
+        for (int s = 0; s < seats; s++) {
+            const int64_t *row = key + s * stride;
+            int64_t *bucket = t->counts + ((Py_ssize_t)s * at->pots + pot) * at->buckets;
+            double *seat = share + s * BLOCK;
+            int64_t wins = 0;
+            for (int i = 0; i < n; i++) {
+                int won = (row[i] == top[i]) & alone[i];
+                wins += won;
+                seat[i] += won * whole;
+            }
+            bucket[halves] += wins;
+            for (int j = 0; j < shared; j++) {
+                int i = tied[j];
+                int won = row[i] == top[i];
+                int d = halves * ties[i];
+                bucket[(j % LANES) * at->items + d] += won;
+                seat[i] += won * t->inverse[d];
+            }
         }
     }
-    t->counts[at->shares + seats] += redeals;
-    t->counts[at->items - 1] += stride;
-    for (int lane = 0; lane < LANES; lane++)
-        for (int s = 0; s < seats; s++)
-            squared[s] += lanes[lane][s];
-    PyMem_RawFree(share);
+    for (int s = 0; s < seats; s++) {
+        const double *seat = share + s * BLOCK;
+        for (int i = 0; i < n; i++)
+            b->lanes[i % LANES][s] += seat[i] * seat[i];
+    }
+    b->runs += n;
+}
+
+/* block_tally over a whole chunk's figures (rows at->count apart). */
+static int
+tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
+{
+    Blocks b;
+    if (blocks_start(&b, at->seats))
+        return -1;
+    for (Py_ssize_t first = 0; first < at->count; first += BLOCK) {
+        int n = at->count - first < BLOCK ? (int)(at->count - first) : BLOCK;
+        block_tally(rule, rule->key + first, rule->shape == HALVES ? rule->second + first : NULL,
+                    at->count, n, at, t, &b);
+    }
+    blocks_end(&b, at, t, squared);
     return 0;
 }
 
@@ -506,25 +543,43 @@ static void
 discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
              uint16_t *restrict kept, int64_t *restrict out_after)
 {
-    for (Py_ssize_t r = 0; r < count; r++) {
-        const uint8_t *turned = table.cards + r * table.run;
-        const uint8_t *held = hand.cards + r * hand.run;
-        uint16_t waiting = 0;
-        for (Py_ssize_t k = 0; k < hand.width; k++)
-            waiting |= (uint16_t)(1u << (held[k * hand.card] >> 2));
-        uint16_t shown = 0;
-        int64_t turns = 1;
-        for (Py_ssize_t k = 0; k < table.width; k++) {
-            shown |= (uint16_t)(1u << (turned[k * table.card] >> 2));
-            turns += (waiting & ~shown) != 0;
+    /* A card position at a time over a block of run-outs (a sampled chunk's positions lie
+     * a chunk apart: a run-out's cards read one after another would each evict the last
+     * from the same cache set). */
+    uint16_t waiting[BLOCK], shown[BLOCK];
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
+        const uint8_t *held = hand.cards + first * hand.run;
+        const uint8_t *turned = table.cards + first * table.run;
+        uint16_t *kept_block = kept + first;
+        int64_t *out_block = out_after + first;
+        for (int i = 0; i < n; i++) {
+            waiting[i] = 0;
+            shown[i] = 0;
+            out_block[i] = 1;
+            kept_block[i] = 0;
         }
-        uint16_t total = 0;
         for (Py_ssize_t k = 0; k < hand.width; k++) {
-            uint8_t card = held[k * hand.card];
-            total += values[card] * !(shown >> (card >> 2) & 1);
+            const uint8_t *column = held + k * hand.card;
+            for (int i = 0; i < n; i++)
+                waiting[i] |= (uint16_t)(1u << (column[i * hand.run] >> 2));
         }
-        kept[r] = total;
-        out_after[r] = table.width && !(waiting & ~shown & ALL_RANKS) ? turns : 0;
+        for (Py_ssize_t k = 0; k < table.width; k++) {
+            const uint8_t *column = turned + k * table.card;
+            for (int i = 0; i < n; i++) {
+                shown[i] |= (uint16_t)(1u << (column[i * table.run] >> 2));
+                out_block[i] += (waiting[i] & ~shown[i]) != 0;
+            }
+        }
+        for (Py_ssize_t k = 0; k < hand.width; k++) {
+            const uint8_t *column = held + k * hand.card;
+            for (int i = 0; i < n; i++) {
+                uint8_t card = column[i * hand.run];
+                kept_block[i] += values[card] * !(shown[i] >> (card >> 2) & 1);
+            }
+        }
+        for (int i = 0; i < n; i++)
+            out_block[i] *= table.width && !(waiting[i] & ~shown[i] & ALL_RANKS);
     }
 }
 
@@ -701,10 +756,267 @@ fail:
     return NULL;
 }
 
+enum { POKER = 0, DOTS = 1, CHECKS = 2, KINDS };
+/* The figures scored_tally makes from a seat's cards: POKER, the poker strength (Poker
+ * high); DOTS, the poker strength and the dots (Grocery Store Dots); CHECKS, the checks
+ * survived against the table (High Card). */
+
+#define MAX_SCORED 8 /* cards a hand and its table hold together, at most */
+
+typedef struct {
+    int kind;
+    const Tables *poker;
+    uint64_t places[256]; /* CHECKS: 1 in the 4-bit field of the card's place */
+    Cards hands[MAX_SEATS];
+    Cards table;
+} Scored;
+
+/* A run-out's cards in order, read at their strides. */
+INLINE void
+gather(Cards m, Py_ssize_t r, uint8_t *out)
+{
+    const uint8_t *at = m.cards + r * m.run;
+    for (Py_ssize_t k = 0; k < m.width; k++)
+        out[k] = at[k * m.card];
+}
+
+/* One seat's figures over n run-outs from `first` into key (and second: the dots), as
+ * the batch kernels make them (_poker.c's class_of, _points.c's survived), given the
+ * table's share of each run-out's key and flush rank sums (poker) or its check counts
+ * (checks) in `table_key`/`table_flush`. The hand's cards are summed a position at a time
+ * over the block, as discard_seat reads them. */
+INLINE void
+score_seat(const Scored *g, const int kind, Cards hand, Py_ssize_t first, int n,
+           const uint64_t *table_key, const uint64_t *table_flush, int64_t *restrict key,
+           int64_t *restrict second)
+{
+    const Tables *t = g->poker;
+    const uint64_t *keys = kind == CHECKS ? g->places : t->card_keys;
+    uint64_t sum[BLOCK];
+    const uint8_t *held = hand.cards + first * hand.run;
+    for (int i = 0; i < n; i++)
+        sum[i] = kind == CHECKS ? 0 : table_key[i];
+    for (Py_ssize_t k = 0; k < hand.width; k++) {
+        const uint8_t *column = held + k * hand.card;
+        for (int i = 0; i < n; i++)
+            sum[i] += keys[column[i * hand.run]];
+    }
+    if (kind == CHECKS) {
+        for (int i = 0; i < n; i++)
+            key[i] = survived(sum[i] * NIBBLE_ONES, table_key[i], hand.width);
+        return;
+    }
+    uint8_t row[MAX_SCORED];
+    for (int i = 0; i < n; i++) {
+        uint16_t rank_class;
+        if (__builtin_expect((sum[i] & t->flush_bits) != 0, 0)) {
+            gather(hand, first + i, row);
+            rank_class = class_of(t, sum[i], row, hand.width, table_flush[i]);
+        } else {
+            rank_class = t->unsuited[slot_of(t, sum[i])];
+        }
+        key[i] = (int64_t)(uint16_t)(t->strength_base - rank_class);
+        if (kind == DOTS)
+            second[i] = (int64_t)((sum[i] >> t->dots_shift) & t->dots_mask);
+    }
+}
+
+/* The table's share of each run-out's figures, a position at a time: its key sum from
+ * sum_start and its flush rank bits (poker), or its check counts (checks). */
+static void
+table_sums(const Scored *g, Py_ssize_t first, int n, uint64_t *restrict table_key,
+           uint64_t *restrict table_flush)
+{
+    Cards table = g->table;
+    const uint8_t *turned = table.cards + first * table.run;
+    int checks = g->kind == CHECKS;
+    for (int i = 0; i < n; i++) {
+        table_key[i] = checks ? 0 : g->poker->sum_start;
+        table_flush[i] = 0;
+    }
+    for (Py_ssize_t k = 0; k < table.width; k++) {
+        const uint8_t *column = turned + k * table.card;
+        if (checks) {
+            for (int i = 0; i < n; i++)
+                table_key[i] += g->places[column[i * table.run]];
+        } else {
+            for (int i = 0; i < n; i++) {
+                table_key[i] += g->poker->card_keys[column[i * table.run]];
+                table_flush[i] += g->poker->flush_rank_bits[column[i * table.run]];
+            }
+        }
+    }
+    if (checks)
+        for (int i = 0; i < n; i++)
+            table_key[i] *= NIBBLE_ONES;
+}
+
+/* A poker-family chunk, dealt cards to tally in one pass: per block of run-outs, the
+ * table's sums once, each seat's figures, then the pot rule and the tally. */
+static int
+scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
+             Sums squares)
+{
+    int64_t *figures = PyMem_RawMalloc(2 * sizeof(int64_t) * at.seats * BLOCK);
+    if (!figures)
+        return -1;
+    Blocks b;
+    if (blocks_start(&b, at.seats)) {
+        PyMem_RawFree(figures);
+        return -1;
+    }
+    uint64_t table_key[BLOCK], table_flush[BLOCK];
+    double squared[MAX_SEATS] = {0};
+    const int weighted = t.weights != NULL;
+    const double *weights = t.weights;
+    set_inverses(&t, at.seats);
+    at.count = BLOCK;
+    rule.key = figures;
+    rule.second = figures + at.seats * BLOCK;
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
+        table_sums(g, first, n, table_key, table_flush);
+        for (int s = 0; s < at.seats; s++) {
+            int64_t *key = figures + s * BLOCK, *second = figures + (at.seats + s) * BLOCK;
+            switch (g->kind) {
+            case POKER: score_seat(g, POKER, g->hands[s], first, n, table_key, table_flush, key, second); break;
+            case DOTS: score_seat(g, DOTS, g->hands[s], first, n, table_key, table_flush, key, second); break;
+            default: score_seat(g, CHECKS, g->hands[s], first, n, table_key, table_flush, key, second);
+            }
+        }
+        if (weighted) {
+            t.weights = weights + first;
+            tally_runs(&rule, &at, &t, squared, n, 1);
+        } else {
+            block_tally(&rule, rule.key, rule.second, BLOCK, n, &at, &t, &b);
+        }
+    }
+    blocks_end(&b, &at, &t, squared);
+    fold(&at, &t, squared, out, squares, weighted);
+    PyMem_RawFree(figures);
+    return 0;
+}
+
+PyDoc_STRVAR(scored_tally_doc,
+"scored_tally(kind, tables, shape, pots, split_at, hands, table, table_strides, count,\n"
+"             weights, sums, squares)\n"
+"--\n\n"
+"A poker-family chunk of `count` run-outs from the cards to the tally, with the GIL\n"
+"released: each seat's figures as the batch kernels make them, then tally. kind: POKER\n"
+"(strength), DOTS (strength, then the dots as the second figure) or CHECKS (checks\n"
+"survived); tables: _poker.tables()'s capsule (POKER, DOTS) or the check order, uint8 per\n"
+"card byte (256, places 0-15: CHECKS); hands, one (cards, (run, card, width)) a seat, and\n"
+"the table, read in place as in discard_tally (hand and table together at most 8 cards;\n"
+"CHECKS: as many in each); shape BEST, HALVES or UNIQUE_BEST, no instant wins; the rest\n"
+"as in tally.");
+
+static PyObject *
+scored_tally_entry(PyObject *module, PyObject *args)
+{
+    Py_buffer v[4] = {{0}};
+    Py_buffer held[MAX_SEATS] = {{0}};
+    int kind, shape, pots, seats = 0;
+    long long split_at;
+    Py_ssize_t count;
+    PyObject *tables, *hands;
+    Scored *game = PyMem_RawCalloc(1, sizeof(Scored));
+    if (!game)
+        return PyErr_NoMemory();
+    if (!PyArg_ParseTuple(args, "iOiiLO!y*(nnn)ny*w*w*", &kind, &tables, &shape, &pots,
+                          &split_at, &PyTuple_Type, &hands, &v[0], &game->table.run,
+                          &game->table.card, &game->table.width, &count, &v[1], &v[2], &v[3]))
+        goto fail;
+    seats = (int)PyTuple_GET_SIZE(hands);
+    if (kind < 0 || kind >= KINDS || shape < 0 || shape >= DECLARED || seats < 1 ||
+        seats > MAX_SEATS || pots < 1 || pots > MAX_POTS || (shape == HALVES) != (pots == 2) ||
+        (kind == DOTS) != (shape == HALVES) || count < 0) {
+        PyErr_Format(PyExc_ValueError,
+                     "kind %d, shape %d, %d pots, %d seats: need a kind below %d, BEST, "
+                     "HALVES (DOTS alone, 2 pots) or UNIQUE_BEST, 1-%d seats",
+                     kind, shape, pots, seats, KINDS, MAX_SEATS);
+        goto fail;
+    }
+    game->kind = kind;
+    if (kind == CHECKS) {
+        Py_buffer order;
+        if (PyObject_GetBuffer(tables, &order, PyBUF_SIMPLE) < 0)
+            goto fail;
+        int bad = expect_items(&order, 256, 1, "order");
+        for (int card = 0; !bad && card < 256; card++) {
+            uint8_t place = ((const uint8_t *)order.buf)[card];
+            if (place >= PLACES) {
+                PyErr_Format(PyExc_ValueError, "order[%d] is %d; places are 0-%d", card, place,
+                             PLACES - 1);
+                bad = 1;
+            }
+            game->places[card] = 1ull << (4 * (place & (PLACES - 1)));
+        }
+        PyBuffer_Release(&order);
+        if (bad)
+            goto fail;
+    } else if (!(game->poker = PyCapsule_GetPointer(tables, CAPSULE))) {
+        goto fail;
+    }
+    for (int s = 0; s < seats; s++) {
+        Cards *hand = &game->hands[s];
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
+                              &hand->card, &hand->width) ||
+            check_cards(&held[s], hand, count, "hand"))
+            goto fail;
+        Py_ssize_t together = hand->width + game->table.width;
+        if (kind == CHECKS ? hand->width != game->table.width || hand->width > MAX_CHECKS
+                           : together < 5 || together > MAX_SCORED) {
+            PyErr_Format(PyExc_ValueError,
+                         "hand %d: %zd cards with %zd on the table; need 5-%d in all (as many "
+                         "in each, at most %d, for checks)",
+                         s, hand->width, game->table.width, MAX_SCORED, MAX_CHECKS);
+            goto fail;
+        }
+    }
+    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
+    at.shares = (Py_ssize_t)seats * pots * at.buckets;
+    at.items = at.shares + seats + 2;
+    if (check_cards(&v[0], &game->table, count, "table") ||
+        (v[1].len && expect_items(&v[1], count, 8, "weights")) ||
+        expect_items(&v[2], 2 * at.items, 8, "sums") ||
+        expect_items(&v[3], 2 * seats, 8, "squares"))
+        goto fail;
+    Rule rule = {shape, -1, split_at, NULL, NULL, NULL, NULL, NULL};
+    Tally t = {.weights = v[1].len ? v[1].buf : NULL};
+    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
+    if (!own) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    t.counts = own;
+    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
+    Sums out = {v[2].buf, (double *)v[2].buf + at.items};
+    Sums squares = {v[3].buf, (double *)v[3].buf + seats};
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = scored_tally(game, rule, at, t, count, out, squares);
+    Py_END_ALLOW_THREADS
+    PyMem_RawFree(own);
+    if (failed) {
+        PyErr_NoMemory();
+        goto fail;
+    }
+    release_all(v, 4);
+    release_all(held, (size_t)seats);
+    PyMem_RawFree(game);
+    Py_RETURN_NONE;
+fail:
+    release_all(v, 4);
+    release_all(held, MAX_SEATS);
+    PyMem_RawFree(game);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"tally", tally_entry, METH_VARARGS, tally_doc},
     {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
     {"discard_tally", discard_tally_entry, METH_VARARGS, discard_tally_doc},
+    {"scored_tally", scored_tally_entry, METH_VARARGS, scored_tally_doc},
     {NULL, NULL, 0, NULL},
 };
 
@@ -715,7 +1027,9 @@ exec_module(PyObject *m)
     if (PyModule_AddIntConstant(m, "BEST", BEST) || PyModule_AddIntConstant(m, "HALVES", HALVES) ||
         PyModule_AddIntConstant(m, "UNIQUE_BEST", UNIQUE_BEST) ||
         PyModule_AddIntConstant(m, "DECLARED", DECLARED) ||
-        PyModule_AddIntConstant(m, "MAX_SEATS", MAX_SEATS))
+        PyModule_AddIntConstant(m, "MAX_SEATS", MAX_SEATS) ||
+        PyModule_AddIntConstant(m, "POKER", POKER) || PyModule_AddIntConstant(m, "DOTS", DOTS) ||
+        PyModule_AddIntConstant(m, "CHECKS", CHECKS))
         return -1;
     return 0;
 }

@@ -4,11 +4,16 @@ chunk of run-outs. Arrays are C-contiguous."""
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.kernels._poker import Tables
+
 BEST: int
 HALVES: int
 UNIQUE_BEST: int
 DECLARED: int
 MAX_SEATS: int
+POKER: int
+DOTS: int
+CHECKS: int
 
 def tally(
     shape: int,
@@ -47,6 +52,21 @@ def discard_tally(
     goes_low: bytes,
     values: npt.NDArray[np.uint16],
     scores: npt.NDArray[np.int64],
+    hands: tuple[tuple[npt.NDArray[np.uint8], tuple[int, int, int]], ...],
+    table: npt.NDArray[np.uint8],
+    table_strides: tuple[int, int, int],
+    count: int,
+    weights: npt.NDArray[np.float64],
+    sums: npt.NDArray[np.float64],
+    squares: npt.NDArray[np.float64],
+    /,
+) -> None: ...
+def scored_tally(
+    kind: int,
+    tables: Tables | npt.NDArray[np.uint8],
+    shape: int,
+    pots: int,
+    split_at: int,
     hands: tuple[tuple[npt.NDArray[np.uint8], tuple[int, int, int]], ...],
     table: npt.NDArray[np.uint8],
     table_strides: tuple[int, int, int],

@@ -10,14 +10,11 @@
 #include <stdint.h>
 
 #include "_buffers.h"
+#include "_checks.h"
 
 #define CARD_BYTES 256
 #define SUMS 65536
 #define DECK 52
-#define MAX_CHECKS 7  /* running counts up to 7 fit a 4-bit field with its borrow bit */
-#define PLACES 16
-#define NIBBLE_ONES 0x1111111111111111ull
-#define NIBBLE_HIGHS 0x8888888888888888ull
 
 /* Byte -> the bit of its rank (1 << (card >> 2)) for the 52 cards, 0 for any other. */
 static uint16_t rank_bits[CARD_BYTES];
@@ -149,28 +146,6 @@ discard_totals(PyObject *module, PyObject *args)
 fail:
     release_all(v, 11);
     return NULL;
-}
-
-/* Per card, 1 in the 4-bit field of its place in the check order. */
-static inline uint64_t
-order_counts(const uint64_t *keys, const uint8_t *cards, Py_ssize_t size)
-{
-    uint64_t counts = 0;
-    for (Py_ssize_t j = 0; j < size; j++)
-        counts += keys[cards[j]];
-    return counts * NIBBLE_ONES; /* field r: the cards at places 0..r */
-}
-
-/* Sorted ascending, a hand first fails at check n, h[n] < t[n], exactly when n is the
- * table's count of cards up to the lowest place r where the hand has more cards up to r
- * than the table: so no sort, one subtraction of the two running counts, field by field. */
-static inline uint8_t
-survived(uint64_t mine, uint64_t theirs, Py_ssize_t size)
-{
-    uint64_t more = ~((theirs | NIBBLE_HIGHS) - mine) & NIBBLE_HIGHS;
-    if (!more)
-        return (uint8_t)size;
-    return (uint8_t)(theirs >> (__builtin_ctzll(more) & ~3) & 15);
 }
 
 /* The loop of checks_survived, inlined for five checks (High Card's) to unroll them. */

@@ -20,6 +20,7 @@ import numpy.typing as npt
 
 from evaluators.costs import UnitCost
 from evaluators.inputs import Cards, Declaration, Options
+from evaluators.kernels import _poker
 from evaluators.results import BatchResult
 
 Matrix = npt.NDArray[np.uint8]
@@ -107,6 +108,18 @@ class DiscardScore:
 
 
 @dataclass(frozen=True)
+class ScoredFigures:
+    """A poker-family game's figures as the compiled chunk call makes them from the dealt
+    cards (``kernels._odds.scored_tally``, the GIL released, no per-seat copies): ``kind``,
+    ``_odds.POKER``, ``DOTS`` or ``CHECKS``, and ``tables``, what that kind reads for the
+    request's options (the poker tables' capsule, or High Card's check order). The game's
+    ``OddsGame.figures`` makes the same figures per seat: the reference the tests hold it to."""
+
+    kind: int
+    tables: Callable[[Options], _poker.Tables | npt.NDArray[np.uint8]]
+
+
+@dataclass(frozen=True)
 class Outcomes:
     """Run-outs of a single-pot game resolved: per seat, how many it took all or part of
     the pot on (``win``), its fractions of the pot summed (``share``) and their squares
@@ -150,7 +163,8 @@ class OddsGame:
     ``runout_cost``: one run-out of one seat, dealt, scored and resolved (CPU and the
     chunk's arrays, ``evaluators.costs``): Odds sizes its chunks and the server admits a
     call by it. ``discard``: a discard game's figures for the compiled discard rule, which
-    then makes them and tallies each chunk in one call (``figures`` is the same per seat).
+    then makes them and tallies each chunk in one call (``figures`` is the same per seat);
+    ``scored``: the same for the poker family's figures.
     """
 
     hand_min: int
@@ -161,3 +175,4 @@ class OddsGame:
     runout_cost: UnitCost
     known_hands: KnownHands | None = None
     discard: DiscardScore | None = None
+    scored: ScoredFigures | None = None

@@ -127,6 +127,8 @@ def _resolve(
     table = _joined(request.table, rows[:, column:])
     if game.discard is not None:
         tally.add_discard(game.discard, hands, table, weights)
+    elif game.scored is not None:
+        tally.add_scored(game.scored, hands, table, weights, request.options)
     else:
         tally.add(game.figures(hands, table, request.options), weights)
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.inputs import Options
 from evaluators.kernels import _odds
 from evaluators.odds.deal import Matrix, Weights
 from evaluators.odds.request import OddsRequest
@@ -19,6 +20,7 @@ from evaluators.odds.rules import (
     DiscardScore,
     Figures,
     Outcomes,
+    ScoredFigures,
 )
 from evaluators.odds.showdown import in_place, run_outs
 
@@ -136,6 +138,38 @@ class Tally:
             self.goes_low,
             discard.values,
             discard.scores,
+            tuple(in_place(hand) for hand in hands),
+            table_cards,
+            table_strides,
+            count,
+            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self.sums,
+            self.squared,
+        )
+        self.seen += count
+
+    def add_scored(
+        self,
+        scored: ScoredFigures,
+        hands: list[Matrix],
+        table: Matrix,
+        weights: Weights | None,
+        options: Options,
+    ) -> None:
+        """One chunk of a poker-family game, from its cards (read in place) to the tally
+        in one compiled call: each seat's figures as the batch kernels make them, then as
+        ``add``."""
+        pot = self.pot
+        count = run_outs(hands, table)
+        table_cards, table_strides = in_place(table)
+        if weights is not None:
+            self.weighted = True
+        _odds.scored_tally(
+            scored.kind,
+            scored.tables(options),
+            pot.shape,
+            self.pots,
+            pot.split_at,
             tuple(in_place(hand) for hand in hands),
             table_cards,
             table_strides,

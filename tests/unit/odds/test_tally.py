@@ -14,6 +14,7 @@ seeded.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from fractions import Fraction
 
@@ -21,10 +22,19 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from evaluators import discard
+from evaluators import discard, poker
+from evaluators.cards import card_text
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds import OddsRequest, OddsSeat, odds, plan_odds, read_odds, serves_odds
+from evaluators.odds import (
+    OddsRequest,
+    OddsSeat,
+    odds,
+    plan_odds,
+    read_odds,
+    run_odds,
+    serves_odds,
+)
 from evaluators.odds import showdown as odds_shared
 from evaluators.odds.deal import enumerate_completions, sample_completions
 from evaluators.odds.rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
@@ -377,3 +387,104 @@ def test_a_discard_games_score_table_is_its_score_of_every_kept_sum(game: Game) 
     result = discard_rules.score(sums)
     for row, field in enumerate((result.strength, result.low_strength, result.value)):
         np.testing.assert_array_equal(discard_rules.scores[row, sums], field.astype(np.int64))
+
+
+SCORED_GAMES = [game for game in ODDS_GAMES if _rules(game).scored is not None]
+
+
+def _scored_case(
+    game: Game, seats: int, seed: int, count: int
+) -> tuple[OddsRequest, list[Matrix], Matrix]:
+    """A request of ``seats`` seats (the first's hand known, the second's in part, the rest
+    dealt; the table in part where the game has one) and ``count`` sampled run-outs of it,
+    each seat's hand and the table as ``odds`` joins them (a sampled chunk is
+    position-major: the dealt cards are read in place)."""
+    rules = _rules(game)
+    rng = np.random.default_rng([seed, seats])
+    deck = [int(card) for card in rng.permutation(52)]
+    names = [card_text(card) for card in deck]
+    width, table_max = rules.hand_max, GAMES[game].table_max
+    known = [width, 1] + [0] * (seats - 2)
+    seat_specs, used = [], 0
+    for s in range(seats):
+        seat_specs.append((f"p{s}", names[used : used + known[s]], width - known[s], None))
+        used += known[s]
+    table = names[used : used + min(2, table_max)]
+    request = read_odds(game, seat_specs, table)
+    plan = plan_odds(request, count).plan
+    rows = sample_completions(plan, np.random.default_rng(seed), count)
+    hands, column = [], 0
+    for seat in request.seats:
+        dealt = rows[:, column : column + seat.unknown]
+        shared = np.broadcast_to(np.array(seat.hand, dtype=np.uint8), (count, len(seat.hand)))
+        known = np.array([seat.hand], np.uint8)
+        hands.append(np.hstack([shared, dealt]) if seat.unknown else known)
+        column += seat.unknown
+    on_table = np.broadcast_to(np.array(request.table, dtype=np.uint8), (count, len(request.table)))
+    return request, hands, np.hstack([on_table, rows[:, column:]])
+
+
+@pytest.mark.parametrize("game", SCORED_GAMES, ids=[game.value for game in SCORED_GAMES])
+@pytest.mark.parametrize("seats", range(2, 10))
+@pytest.mark.parametrize("weighted", [False, True])
+def test_a_scored_chunk_in_one_call_tallies_as_the_batch_figures_then_the_tally(
+    game: Game, seats: int, weighted: bool
+) -> None:
+    """``_odds.scored_tally`` (the poker family's cards to tally in one call) against the
+    game's numpy-path figures (``OddsGame.figures``, each seat's hand copied and scored by
+    the batch kernels) then ``tally``: a known hand, a hand known in part, a table known
+    in part, over more run-outs than one block; counts exactly."""
+    rules = _rules(game)
+    scored = rules.scored
+    assert scored is not None
+    if seats * rules.hand_max + GAMES[game].table_max > 52:
+        pytest.skip("more cards than a deck")
+    _, hands, table = _scored_case(game, seats, seed=seats, count=1_000)
+    options = Options(ace_low=seats % 2 == 1) if game is Game.HIGH_CARD else Options()
+    weights = np.random.default_rng(5).random(1_000) if weighted else None
+    pot, pots = rules.pot, len(GAMES[game].pots)
+    items = seats * pots * (2 * seats + 1) + seats + 2
+    sums, squares = np.zeros(2 * items), np.zeros(2 * seats)
+    _odds.scored_tally(
+        scored.kind, scored.tables(options), pot.shape, pots, pot.split_at,
+        tuple(odds_shared.in_place(hand) for hand in hands), *odds_shared.in_place(table),
+        1_000, np.zeros(0) if weights is None else weights, sums, squares,
+    )  # fmt: skip
+    figures = rules.figures(hands, table, options)
+    expected, expected_squares = _kernel(game, figures, [None] * seats, weights)
+    ours = sums[:items] + sums[items:]
+    if weighted:
+        np.testing.assert_allclose(ours, expected, rtol=1e-13)
+    else:
+        np.testing.assert_array_equal(ours, expected)
+    np.testing.assert_allclose(squares[:seats] + squares[seats:], expected_squares, rtol=1e-13)
+
+
+@pytest.mark.parametrize("game", SCORED_GAMES, ids=[game.value for game in SCORED_GAMES])
+def test_scored_odds_equal_the_numpy_figures_path_end_to_end(game: Game) -> None:
+    """``odds`` with the fused call against the same requests resolved by the game's numpy
+    figures and the tally (``OddsGame.scored`` off), sampled (same seed, same counts) and
+    exact: every figure of the answer equal."""
+    rules = _rules(game)
+    request, _, _ = _scored_case(game, 3, seed=11, count=10)
+    for samples in (20_000, 0):
+        planned = plan_odds(request, samples)
+        numpy_path = dataclasses.replace(planned, game=dataclasses.replace(rules, scored=None))
+        fused = run_odds(request, planned, seed=7)
+        assert fused == run_odds(request, numpy_path, seed=7)
+
+
+def test_the_scored_call_refuses_a_kind_or_layout_it_cannot_score() -> None:
+    cards = np.zeros(64, dtype=np.uint8)
+    sums, squares = np.zeros(2 * (2 * 5 + 4)), np.zeros(4)
+    tables = poker.odds_tables(Options())
+    hand = (cards, (2, 1, 2))
+    with pytest.raises(ValueError, match="kind"):
+        _odds.scored_tally(9, tables, _odds.BEST, 1, 0, (hand, hand), cards, (5, 1, 5), 4,
+                           np.zeros(0), sums, squares)  # fmt: skip
+    with pytest.raises(ValueError, match="hand 0"):
+        _odds.scored_tally(_odds.POKER, tables, _odds.BEST, 1, 0, (hand, hand), cards,
+                           (2, 1, 2), 4, np.zeros(0), sums, squares)  # fmt: skip
+    with pytest.raises(ValueError, match="table"):
+        _odds.scored_tally(_odds.POKER, tables, _odds.BEST, 1, 0, (hand, hand), cards,
+                           (60, 1, 5), 4, np.zeros(0), sums, squares)  # fmt: skip
