@@ -22,14 +22,14 @@ from tests.unit.batch_dtypes import has_batch_dtypes
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
 EVALUATE: dict[Game, Evaluate] = {
-    Game.NUMBERS: numbers.evaluate,
-    Game.FLORIDA_BINGO: florida_bingo.evaluate,
-    Game.FLOP_A: flop_a.evaluate,
+    Game.NUMBERS: numbers.RULES.evaluate,
+    Game.FLORIDA_BINGO: florida_bingo.RULES.evaluate,
+    Game.FLOP_A: flop_a.RULES.evaluate,
 }
 EVALUATE_BATCH = {
-    Game.NUMBERS: numbers.evaluate_batch,
-    Game.FLORIDA_BINGO: florida_bingo.evaluate_batch,
-    Game.FLOP_A: flop_a.evaluate_batch,
+    Game.NUMBERS: numbers.RULES.evaluate_batch,
+    Game.FLORIDA_BINGO: florida_bingo.RULES.evaluate_batch,
+    Game.FLOP_A: flop_a.RULES.evaluate_batch,
 }
 SIZES = {Game.NUMBERS: (5, 7), Game.FLORIDA_BINGO: (5, 7), Game.FLOP_A: (3, 5)}
 
