@@ -138,14 +138,7 @@ def kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
 
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value``: the high total, always whole (0 for an instant win)."""
-    return int(_detail(evaluation).high_total)
-
-
-def _detail(evaluation: Evaluation) -> PointsDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, PointsDetail):
-        raise TypeError(f"not a point-total evaluation: {detail!r}")
-    return detail
+    return int(evaluation.detail_as(PointsDetail).high_total)
 
 
 def _amount_text(value: float) -> str:
@@ -154,12 +147,12 @@ def _amount_text(value: float) -> str:
 
 def high_why(evaluation: Evaluation) -> str:
     """``a high total of 25``: why a seat won the high half."""
-    return f"a high total of {_amount_text(_detail(evaluation).high_total)}"
+    return f"a high total of {_amount_text(evaluation.detail_as(PointsDetail).high_total)}"
 
 
 def low_why(evaluation: Evaluation) -> str:
     """``a low total of 3½``: why a seat won the low half."""
-    return f"a low total of {_amount_text(_detail(evaluation).low_total)}"
+    return f"a low total of {_amount_text(evaluation.detail_as(PointsDetail).low_total)}"
 
 
 @instant_win_first
@@ -190,7 +183,7 @@ ODDS_HIGH_LOW = CompiledPot(_odds.HALVES, second="low_strength", instant_pot=2)
 
 def figures(evaluation: Evaluation) -> list[Figure]:
     """Low strength, the discard rule's figures, then the two totals."""
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(PointsDetail)
     return [
         ("low strength", str(evaluation.low_strength), True),
         *discard_figures(evaluation),
