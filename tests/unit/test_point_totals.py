@@ -18,6 +18,7 @@ from evaluators.inputs import Cards, Game, Options
 from evaluators.point_totals import PointsDetail
 from evaluators.results import BatchResult, Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
+from tests.unit.discard_deals import discard_deals
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
@@ -68,19 +69,6 @@ def totals_card_by_card(game: Game, hand: Cards, table: Cards) -> tuple[Fraction
     return sum((high_values[r] for r in kept), Fraction(0)), sum(
         (low_values[r] for r in kept), Fraction(0)
     )
-
-
-@st.composite
-def deals(draw: st.DrawFn, game: Game) -> tuple[Cards, Cards]:
-    hand_max, table_max = SIZES[game]
-    deck = draw(st.permutations(range(52)))
-    hand_size = draw(st.integers(1, hand_max))
-    table_size = draw(st.integers(0, table_max))
-    table: list[int] = []
-    for card in deck[hand_size:]:
-        if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-            table.append(card)
-    return tuple(deck[:hand_size]), tuple(table)
 
 
 def test_numbers_counts_ace_fifteen_high_and_one_low() -> None:
@@ -150,7 +138,7 @@ def test_headline_is_the_high_total() -> None:
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_totals_match_the_rules_table_card_by_card(game: Game, data: st.DataObject) -> None:
-    hand, table = data.draw(deals(game))
+    hand, table = data.draw(discard_deals(*SIZES[game]))
     result = EVALUATE[game](hand, table, (), Options())
     high, low = totals_card_by_card(game, hand, table)
     assert result.detail == PointsDetail(float(high), float(low))
@@ -165,7 +153,7 @@ def test_totals_match_the_rules_table_card_by_card(game: Game, data: st.DataObje
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_low_strength_orders_hands_by_lower_low_total(game: Game, data: st.DataObject) -> None:
-    first, second = data.draw(deals(game)), data.draw(deals(game))
+    first, second = data.draw(discard_deals(*SIZES[game])), data.draw(discard_deals(*SIZES[game]))
     a, b = EVALUATE[game](*first, (), Options()), EVALUATE[game](*second, (), Options())
     if a.instant_win or b.instant_win:
         return
