@@ -11,6 +11,9 @@ servers with too; its names are re-exported here for the tests that import them 
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -106,3 +109,27 @@ def launch_server() -> Iterator[Callable[..., ServerProcess]]:
         if running.process.poll() is None:
             running.process.kill()
             running.process.wait()
+
+
+def require_tool(name: str, install: str) -> str:
+    """The path of the command ``name``. Without it the test is skipped, and fails in CI
+    (``CI=true``), which must run every test; ``install`` says where to get it."""
+    found = shutil.which(name)
+    if found is None:
+        message = f"{name} is not installed ({install})"
+        if os.environ.get("CI") == "true":
+            pytest.fail(message)
+        pytest.skip(message)
+    return found
+
+
+def npm_ci(folder: Path) -> None:
+    """``npm ci`` in ``folder``: its pinned packages, installed (npm as ``require_tool``)."""
+    require_tool("npm", "Debian package `npm`")
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )

@@ -125,6 +125,12 @@ def client(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> 
     return HandevalClient(server.target, credentials=credentials, timeout=5, retries=False)
 
 
+def serves(server: ServerProcess, ca: Authority) -> bool:
+    """Whether a client trusting ``ca``, without a certificate, gets a hand scored."""
+    with client(server, ca) as caller:
+        return caller.evaluate("poker", HAND).strength > 0
+
+
 def refused(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> HandevalError:
     with client(server, ca, cert) as caller, pytest.raises(HandevalError) as caught:
         caller.evaluate("poker", HAND)
@@ -164,8 +170,7 @@ def test_tls_without_a_client_ca_serves_clients_without_certificates(
 ) -> None:  # fmt: skip
     cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
     server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, ours)
     assert refused(server, theirs).code is grpc.StatusCode.UNAVAILABLE, "server not trusted"
 
 
@@ -175,19 +180,16 @@ def test_sighup_reloads_the_certificates_for_new_connections(
 ) -> None:  # fmt: skip
     cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
     server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, ours)
     (tmp_path / "server.crt").write_bytes(b"half-written renewal")
     server.process.send_signal(signal.SIGHUP)
     kept = _wait_for(server, "error")
     assert "kept the old certificates" in kept["message"]
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, ours)
     theirs.issue("handeval", server=True).write(tmp_path, "server")
     server.process.send_signal(signal.SIGHUP)
     assert _wait_for(server, "reload")["reloads"] == 1
-    with client(server, theirs) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, theirs)
     assert refused(server, ours).code is grpc.StatusCode.UNAVAILABLE
 
 
