@@ -18,7 +18,7 @@ from evaluators.inputs import Cards, Game, Options
 from evaluators.point_totals import PointsDetail
 from evaluators.results import BatchResult, Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
-from tests.unit.discard_deals import discard_deals
+from tests.unit.discard_deals import discard_deals, random_discard_deals
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
@@ -162,25 +162,6 @@ def test_low_strength_orders_hands_by_lower_low_total(game: Game, data: st.DataO
     assert (a.low_strength == b.low_strength) == (low_a == low_b)
 
 
-def random_deals(
-    rng: random.Random, count: int, hand_max: int, table_max: int
-) -> list[tuple[Cards, Cards]]:
-    """Valid deals; about one in five is built to be emptied by the table."""
-    result = []
-    for _ in range(count):
-        deck = rng.sample(range(52), 52)
-        table_size = rng.randint(0, table_max)
-        table: list[int] = []
-        for card in deck:
-            if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-                table.append(card)
-        rest = [c for c in deck if c not in table]
-        if table and rng.random() < 0.2:
-            rest = [c for c in rest if any(c // 4 == t // 4 for t in table)]
-        result.append((tuple(rest[: rng.randint(1, hand_max)]), tuple(table)))
-    return result
-
-
 def padded(rows: list[Cards], width: int, rng: random.Random) -> np.ndarray:
     """Rows as a uint8 array, short rows filled with EMPTY at random positions."""
     array = np.full((len(rows), width), EMPTY, dtype=np.uint8)
@@ -201,7 +182,7 @@ def assert_batch_matches(batch: BatchResult, singles: list[Evaluation]) -> None:
 def test_batch_equals_single_hands_with_a_table_per_hand(game: Game) -> None:
     rng = random.Random(game.value)
     hand_max, table_max = SIZES[game]
-    deals_ = random_deals(rng, 4000, hand_max, table_max)
+    deals_ = random_discard_deals(rng, 4000, hand_max, table_max)
     hands = padded([h for h, _ in deals_], hand_max, rng)
     tables = padded([t for _, t in deals_], table_max, rng)
     batch = EVALUATE_BATCH[game](hands, tables, Options())

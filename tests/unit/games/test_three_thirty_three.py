@@ -15,7 +15,7 @@ from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Cards, Options
 from evaluators.results import Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
-from tests.unit.discard_deals import discard_deals
+from tests.unit.discard_deals import discard_deals, random_discard_deals
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
 """One valid hand (and its table, and table spreads where the game has them): the tests
@@ -170,19 +170,8 @@ def assert_batch_matches(
 
 def test_batch_equals_single_hands_with_a_table_per_hand() -> None:
     rng = random.Random(333)
-    hands, tables = [], []
-    for _ in range(5000):
-        deck = rng.sample(range(52), 52)
-        table_size = rng.randint(0, 4)
-        table: list[int] = []
-        for card in deck:
-            if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-                table.append(card)
-        rest = [c for c in deck if c not in table]
-        if table and rng.random() < 0.2:
-            rest = [c for c in rest if any(c // 4 == t // 4 for t in table)]
-        hands.append(tuple(rest[: rng.randint(1, 3)]))
-        tables.append(tuple(table))
+    deals = random_discard_deals(rng, 5000, 3, 4)
+    hands, tables = [hand for hand, _ in deals], [table for _, table in deals]
     assert_batch_matches(hands, tables, padded(tables, 4, rng), rng)
 
 
