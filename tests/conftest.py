@@ -16,6 +16,7 @@ import shutil
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 import pytest
@@ -111,15 +112,20 @@ def launch_server() -> Iterator[Callable[..., ServerProcess]]:
             running.process.wait()
 
 
-def require_tool(name: str, install: str) -> str:
-    """The path of the command ``name``. Without it the test is skipped, and fails in CI
-    (``CI=true``), which must run every test; ``install`` says where to get it."""
-    found = shutil.which(name)
+def unavailable(reason: str) -> NoReturn:
+    """Skip the test for want of what ``reason`` names, or fail it in CI (``CI=true``),
+    which must run every test."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def require_tool(name: str, install: str, also_in: Path | None = None) -> str:
+    """The path of the command ``name``, on PATH or in ``also_in``; without it the test is
+    ``unavailable``. ``install`` says where to get it."""
+    found = shutil.which(name) or (shutil.which(name, path=str(also_in)) if also_in else None)
     if found is None:
-        message = f"{name} is not installed ({install})"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        unavailable(f"{name} is not installed ({install})")
     return found
 
 
