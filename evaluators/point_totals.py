@@ -23,11 +23,11 @@ from evaluators import discard
 from evaluators.cards import DECK_SIZE
 from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
 from evaluators.figures import half_text
-from evaluators.game_rules import Figure, Results
-from evaluators.inputs import Cards, ShowdownRequest
+from evaluators.game_rules import Figure, GameRules, Resolver, Results, ShowdownCheck
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds import showdown as odds_shared
-from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, Split
+from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
@@ -139,14 +139,7 @@ def kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
 
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value``: the high total, always whole (0 for an instant win)."""
-    return int(_detail(evaluation).high_total)
-
-
-def _detail(evaluation: Evaluation) -> PointsDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, PointsDetail):
-        raise TypeError(f"not a point-total evaluation: {detail!r}")
-    return detail
+    return int(evaluation.detail_as(PointsDetail).high_total)
 
 
 def _amount_text(value: float) -> str:
@@ -155,12 +148,12 @@ def _amount_text(value: float) -> str:
 
 def high_why(evaluation: Evaluation) -> str:
     """``a high total of 25``: why a seat won the high half."""
-    return f"a high total of {_amount_text(_detail(evaluation).high_total)}"
+    return f"a high total of {_amount_text(evaluation.detail_as(PointsDetail).high_total)}"
 
 
 def low_why(evaluation: Evaluation) -> str:
     """``a low total of 3½``: why a seat won the low half."""
-    return f"a low total of {_amount_text(_detail(evaluation).low_total)}"
+    return f"a low total of {_amount_text(evaluation.detail_as(PointsDetail).low_total)}"
 
 
 @instant_win_first
@@ -191,7 +184,7 @@ ODDS_HIGH_LOW = CompiledPot(_odds.HALVES, second="low_strength", instant_pot=2)
 
 def figures(evaluation: Evaluation) -> list[Figure]:
     """Low strength, the discard rule's figures, then the two totals."""
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(PointsDetail)
     return [
         ("low strength", str(evaluation.low_strength), True),
         *discard_figures(evaluation),
@@ -203,3 +196,62 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 def odds_discard(values: PointValues) -> DiscardScore:
     """One game's figures for Odds' compiled discard rule, with its point values."""
     return DiscardScore(packed_card_array(values), kept_result)
+
+
+def game_rules(
+    values: PointValues,
+    *,
+    game: Game,
+    name: str,
+    number: int,
+    summary: str,
+    hand_max: int,
+    table_max: int,
+    odds: OddsGame,
+    resolve: Resolver = resolve_high_low,
+    check_showdown: ShowdownCheck | None = None,
+) -> GameRules:
+    """A point-totals game's ``RULES``: the discard rule (from one card up, table ranks
+    distinct), totals by ``values``, high and low pots; what the games differ in is named.
+
+    The three games state their sizes, pot rule and Odds here and nothing else, so the
+    scoring, figures and table rules are written once, in this module.
+    """
+    card_values = packed_card_values(values)
+
+    def evaluate_hand(
+        hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
+    ) -> Evaluation:
+        return evaluate(card_values, hand, table)
+
+    def evaluate_hands(
+        hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+    ) -> BatchResult:
+        return evaluate_batch(values, hands, tables)
+
+    def reference_hands(
+        hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
+    ) -> BatchResult:
+        return reference_batch(values, hands, tables)
+
+    return GameRules(
+        game=game,
+        name=name,
+        number=number,
+        summary=summary,
+        hand_min=1,
+        hand_max=hand_max,
+        table_min=0,
+        table_max=table_max,
+        distinct_table_ranks=True,
+        evaluate=evaluate_hand,
+        evaluate_batch=evaluate_hands,
+        reference_batch=reference_hands,
+        resolve=resolve,
+        headline=headline,
+        figures=figures,
+        detail=PointsDetail,
+        pots=("high", "low", "whole"),
+        check_showdown=check_showdown,
+        odds=odds,
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,9 @@ class Detail:
     WIRE: ClassVar[str]
 
 
+DetailT = TypeVar("DetailT", bound=Detail)
+
+
 @dataclass(frozen=True, slots=True)
 class Evaluation:
     """One scored hand.
@@ -48,6 +51,13 @@ class Evaluation:
     out_after: int = 0
     kept: Cards = ()
     discarded: Cards = ()
+
+    def detail_as(self, kind: type[DetailT]) -> DetailT:
+        """``detail`` as the kind a game's own functions read; another kind is a caller's
+        bug (one game's evaluation handed to another's figures), a TypeError naming both."""
+        if not isinstance(self.detail, kind):
+            raise TypeError(f"needs a {kind.__name__}, got {type(self.detail).__name__}")
+        return self.detail
 
 
 @dataclass(frozen=True, slots=True)

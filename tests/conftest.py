@@ -11,8 +11,12 @@ servers with too; its names are re-exported here for the tests that import them 
 
 from __future__ import annotations
 
+import os
+import shutil
+import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import grpc
 import pytest
@@ -106,3 +110,32 @@ def launch_server() -> Iterator[Callable[..., ServerProcess]]:
         if running.process.poll() is None:
             running.process.kill()
             running.process.wait()
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip the test for want of what ``reason`` names, or fail it in CI (``CI=true``),
+    which must run every test."""
+    if os.environ.get("CI") == "true":
+        pytest.fail(reason)
+    pytest.skip(reason)
+
+
+def require_tool(name: str, install: str, also_in: Path | None = None) -> str:
+    """The path of the command ``name``, on PATH or in ``also_in``; without it the test is
+    ``unavailable``. ``install`` says where to get it."""
+    found = shutil.which(name) or (shutil.which(name, path=str(also_in)) if also_in else None)
+    if found is None:
+        unavailable(f"{name} is not installed ({install})")
+    return found
+
+
+def npm_ci(folder: Path) -> None:
+    """``npm ci`` in ``folder``: its pinned packages, installed (npm as ``require_tool``)."""
+    require_tool("npm", "Debian package `npm`")
+    subprocess.run(
+        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
+        cwd=folder,
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )

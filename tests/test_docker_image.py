@@ -30,7 +30,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from service.client.typed_client import HandevalClient
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from tests.conftest import ROOT
+from tests.conftest import ROOT, unavailable
 from tests.test_metrics_http import scrape
 
 pytestmark = pytest.mark.e2e
@@ -71,9 +71,7 @@ def docker_unavailable() -> str | None:
 def image() -> str:
     reason = docker_unavailable()
     if reason is not None:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI must build and run the image: {reason}")
-        pytest.skip(reason)
+        unavailable(f"the image cannot be built and run here: {reason}")
     built = subprocess.run(
         [str(ROOT / ".ci" / "docker-build-offline"), IMAGE],
         cwd=ROOT,

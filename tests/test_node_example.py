@@ -4,8 +4,6 @@ what the Python client scores for the same requests."""
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -13,25 +11,15 @@ from typing import Any
 import pytest
 
 from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
-from tests.conftest import ServerProcess
+from tests.conftest import ServerProcess, npm_ci, require_tool
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "node"
-NEEDS_NODE = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="module")
 def node_output(server: ServerProcess) -> dict[str, Any]:
-    if not (shutil.which("node") and shutil.which("npm")):
-        if NEEDS_NODE:
-            pytest.fail("node and npm are needed in CI for the Node.js example")
-        pytest.skip("node/npm not installed")
-    subprocess.run(
-        ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-        cwd=EXAMPLE,
-        check=True,
-        capture_output=True,
-        timeout=300,
-    )
+    require_tool("node", "Debian package `nodejs`")
+    npm_ci(EXAMPLE)
     done = subprocess.run(
         ["node", "main.js", "--target", server.target, "--json"],
         cwd=EXAMPLE,

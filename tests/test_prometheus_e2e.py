@@ -8,8 +8,6 @@ except under CI=true, where it fails: CI must install it.
 from __future__ import annotations
 
 import json
-import os
-import shutil
 import socket
 import subprocess
 import time
@@ -23,6 +21,7 @@ import grpc
 import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from tests.conftest import require_tool
 from tests.test_metrics import BAD, GOOD
 
 if TYPE_CHECKING:
@@ -30,16 +29,6 @@ if TYPE_CHECKING:
 
 WAIT_SECONDS = 30.0
 OPENER = urllib.request.build_opener(urllib.request.ProxyHandler({}))
-
-
-def prometheus_binary() -> str:
-    found = shutil.which("prometheus")
-    if found is None:
-        message = "prometheus is not installed (Debian package `prometheus`)"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    return found
 
 
 def free_port() -> int:
@@ -62,7 +51,7 @@ def query(api: str, promql: str) -> list[dict[str, Any]]:
 def prometheus(tmp_path: Path) -> Iterator[Callable[[int], str]]:
     """A factory: ``start(metrics_port)`` runs Prometheus on 127.0.0.1 scraping that port
     every second and returns its API base URL; stopped at the end of the test."""
-    binary = prometheus_binary()
+    binary = require_tool("prometheus", "Debian package `prometheus`")
     started: list[subprocess.Popen[bytes]] = []
 
     def start(metrics_port: int) -> str:

@@ -5,33 +5,22 @@ their own: tests/unit/test_protos.py)."""
 
 from __future__ import annotations
 
-import os
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import npm_ci
+
 PROTOS = Path(__file__).resolve().parents[1] / "protos"
 LAST_RELEASE = PROTOS / "releases" / "v0.1.0.json"
-NEEDS_NPM = os.environ.get("CI") == "true"
 
 
 @pytest.fixture(scope="module")
 def buf() -> Path:
     binary = PROTOS / "node_modules" / ".bin" / "buf"
     if not binary.exists():
-        if not shutil.which("npm"):
-            if NEEDS_NPM:
-                pytest.fail("npm is needed in CI to install the pinned buf")
-            pytest.skip("npm not installed")
-        subprocess.run(
-            ["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"],
-            cwd=PROTOS,
-            check=True,
-            capture_output=True,
-            timeout=300,
-        )
+        npm_ci(PROTOS)
     return binary
 
 

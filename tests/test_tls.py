@@ -118,11 +118,24 @@ def start_tls(launch: Callable[..., ServerProcess], *args: str) -> ServerProcess
     return server
 
 
+def tls_server(launch: Callable[..., ServerProcess], ca: Authority, folder: Path) -> ServerProcess:
+    """A TLS server whose certificate ``ca`` issued (written to ``folder``/server.crt, .key),
+    asking clients for none."""
+    cert, key = ca.issue("handeval", server=True).write(folder, "server")
+    return start_tls(launch, "--tls-cert", cert, "--tls-key", key)
+
+
 def client(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> HandevalClient:
     credentials = client_credentials(
         ca=ca.pem, cert=cert.cert if cert else None, key=cert.key if cert else None
     )
     return HandevalClient(server.target, credentials=credentials, timeout=5, retries=False)
+
+
+def serves(server: ServerProcess, ca: Authority) -> bool:
+    """Whether a client trusting ``ca``, without a certificate, gets a hand scored."""
+    with client(server, ca) as caller:
+        return caller.evaluate("poker", HAND).strength > 0
 
 
 def refused(server: ServerProcess, ca: Authority, cert: Issued | None = None) -> HandevalError:
@@ -162,10 +175,8 @@ def test_tls_without_a_client_ca_serves_clients_without_certificates(
     launch_server: Callable[..., ServerProcess], ours: Authority, theirs: Authority,
     tmp_path: Path,
 ) -> None:  # fmt: skip
-    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
-    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    server = tls_server(launch_server, ours, tmp_path)
+    assert serves(server, ours)
     assert refused(server, theirs).code is grpc.StatusCode.UNAVAILABLE, "server not trusted"
 
 
@@ -173,21 +184,17 @@ def test_sighup_reloads_the_certificates_for_new_connections(
     launch_server: Callable[..., ServerProcess], ours: Authority, theirs: Authority,
     tmp_path: Path,
 ) -> None:  # fmt: skip
-    cert, key = ours.issue("handeval", server=True).write(tmp_path, "server")
-    server = start_tls(launch_server, "--tls-cert", cert, "--tls-key", key)
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    server = tls_server(launch_server, ours, tmp_path)
+    assert serves(server, ours)
     (tmp_path / "server.crt").write_bytes(b"half-written renewal")
     server.process.send_signal(signal.SIGHUP)
     kept = _wait_for(server, "error")
     assert "kept the old certificates" in kept["message"]
-    with client(server, ours) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, ours)
     theirs.issue("handeval", server=True).write(tmp_path, "server")
     server.process.send_signal(signal.SIGHUP)
     assert _wait_for(server, "reload")["reloads"] == 1
-    with client(server, theirs) as caller:
-        assert caller.evaluate("poker", HAND).strength > 0
+    assert serves(server, theirs)
     assert refused(server, ours).code is grpc.StatusCode.UNAVAILABLE
 
 

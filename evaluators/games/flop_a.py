@@ -9,18 +9,17 @@ declarer must win both halves or gets nothing (docs/rules.md "Point totals").
 from __future__ import annotations
 
 import numpy as np
-import numpy.typing as npt
 
 from evaluators import point_totals
 from evaluators.cards import Violation
 from evaluators.costs import UnitCost
-from evaluators.game_rules import GameRules, Results
-from evaluators.inputs import Cards, Declaration, Game, Options, ShowdownRequest
+from evaluators.game_rules import Results
+from evaluators.inputs import Declaration, Game, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds import showdown as odds_shared
 from evaluators.odds.rules import CompiledPot, Declarations, Figures, OddsGame, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
-from evaluators.results import Award, BatchResult, Evaluation, Resolution
+from evaluators.results import Award, Resolution
 from evaluators.showdown import (
     HALF,
     WHOLE,
@@ -45,25 +44,6 @@ VALUES = PointValues(
     high=(*FACES, 10, 10, 10, 11),
     low_halves=tuple(2 * v for v in (*FACES, 10, 10, 10, 1)),
 )
-_CARDS = point_totals.packed_card_values(VALUES)
-
-
-def evaluate(
-    hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
-) -> Evaluation:
-    return point_totals.evaluate(_CARDS, hand, table)
-
-
-def evaluate_batch(
-    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
-) -> BatchResult:
-    return point_totals.evaluate_batch(VALUES, hands, tables)
-
-
-def reference_batch(
-    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
-) -> BatchResult:
-    return point_totals.reference_batch(VALUES, hands, tables)
 
 
 def check_declarations(request: ShowdownRequest) -> list[Violation]:
@@ -192,24 +172,15 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
 ODDS_DISCARD = point_totals.odds_discard(VALUES)
 """The figures Odds' compiled discard rule makes."""
 
-RULES = GameRules(
+RULES = point_totals.game_rules(
+    VALUES,
     game=Game.FLOP_A,
     name="Flop-A",
     number=1035,
     summary=SUMMARY,
-    hand_min=1,
     hand_max=3,
-    table_min=0,
     table_max=5,
-    distinct_table_ranks=True,
-    evaluate=evaluate,
-    evaluate_batch=evaluate_batch,
-    reference_batch=reference_batch,
     resolve=resolve,
-    headline=point_totals.headline,
-    figures=point_totals.figures,
-    detail=point_totals.PointsDetail,
-    pots=("high", "low", "whole"),
     check_showdown=check_declarations,
     odds=OddsGame(
         hand_min=3,

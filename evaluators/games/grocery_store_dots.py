@@ -95,21 +95,14 @@ def reference_batch(
     return poker.batch_results(rank_classes, key_sums.view(np.int64))
 
 
-def _detail(evaluation: Evaluation) -> DotsDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, DotsDetail):
-        raise TypeError(f"Grocery Store Dots needs a DotsDetail, got {type(detail).__name__}")
-    return detail
-
-
 def dots(evaluation: Evaluation) -> int:
     """The dots of all the player's cards: more is better (the batch ``value``)."""
-    return _detail(evaluation).dots
+    return evaluation.detail_as(DotsDetail).dots
 
 
 def _poker_why(evaluation: Evaluation) -> str:
     """The poker hand alone (the description also counts the dots)."""
-    detail = _detail(evaluation).poker
+    detail = evaluation.detail_as(DotsDetail).poker
     return poker.describe(detail.category, detail.best_five)
 
 
@@ -125,7 +118,7 @@ def resolve(request: ShowdownRequest, results: Results) -> Resolution:
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(DotsDetail)
     return [("dots", str(detail.dots), True), *poker.figures(detail.poker)]
 
 

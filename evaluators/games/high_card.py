@@ -176,16 +176,9 @@ def reference_batch(
     )
 
 
-def _detail(evaluation: Evaluation) -> HighCardDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, HighCardDetail):
-        raise TypeError(f"High Card needs a HighCardDetail, got {type(detail).__name__}")
-    return detail
-
-
 def survived(evaluation: Evaluation) -> int:
     """Checks passed before the first fold, 0-5: more is better (the batch ``value``)."""
-    return _detail(evaluation).survived
+    return evaluation.detail_as(HighCardDetail).survived
 
 
 def resolve(request: ShowdownRequest, results: Results) -> Resolution:
@@ -215,7 +208,7 @@ def resolve(request: ShowdownRequest, results: Results) -> Resolution:
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(HighCardDetail)
     return [
         ("survived", str(detail.survived), True),
         ("ascending", cards_text(detail.ascending), False),

@@ -294,20 +294,13 @@ def evaluate(
     )
 
 
-def _detail(evaluation: Evaluation) -> NotPokerDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, NotPokerDetail):
-        raise TypeError(f"not a NotPoker evaluation: {type(detail).__name__}")
-    return detail
-
-
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value``: the category number, 1 (two trips, the best) ... 7 (high card)."""
-    return int(_detail(evaluation).category)
+    return int(evaluation.detail_as(NotPokerDetail).category)
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(NotPokerDetail)
     return [
         ("category", enum_text(detail.category), True),
         ("groups", " ".join(detail.groups) or "-", True),

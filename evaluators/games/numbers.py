@@ -6,17 +6,12 @@ lower low total (``point_totals``).
 
 from __future__ import annotations
 
-import numpy as np
-import numpy.typing as npt
-
 from evaluators import point_totals
 from evaluators.costs import UnitCost
-from evaluators.game_rules import GameRules
-from evaluators.inputs import Cards, Game, Options
+from evaluators.inputs import Game
 from evaluators.odds import showdown as odds_shared
 from evaluators.odds.rules import OddsGame
 from evaluators.point_totals import FACES, PointValues
-from evaluators.results import BatchResult, Evaluation
 
 SUMMARY = (
     "Numbers (#137): five cards each, up to seven table cards turned one by one; after "
@@ -29,48 +24,19 @@ VALUES = PointValues(
     high=(*FACES, 10, 10, 10, 15),
     low_halves=tuple(2 * v for v in (*FACES, 10, 10, 10, 1)),
 )
-_CARDS = point_totals.packed_card_values(VALUES)
-
-
-def evaluate(
-    hand: Cards, table: Cards, table_spreads: tuple[Cards, ...], options: Options
-) -> Evaluation:
-    return point_totals.evaluate(_CARDS, hand, table)
-
-
-def evaluate_batch(
-    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
-) -> BatchResult:
-    return point_totals.evaluate_batch(VALUES, hands, tables)
-
-
-def reference_batch(
-    hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
-) -> BatchResult:
-    return point_totals.reference_batch(VALUES, hands, tables)
 
 
 ODDS_DISCARD = point_totals.odds_discard(VALUES)
 """The figures Odds' compiled discard rule makes."""
 
-RULES = GameRules(
+RULES = point_totals.game_rules(
+    VALUES,
     game=Game.NUMBERS,
     name="Numbers",
     number=137,
     summary=SUMMARY,
-    hand_min=1,
     hand_max=5,
-    table_min=0,
     table_max=7,
-    distinct_table_ranks=True,
-    evaluate=evaluate,
-    evaluate_batch=evaluate_batch,
-    reference_batch=reference_batch,
-    resolve=point_totals.resolve_high_low,
-    headline=point_totals.headline,
-    figures=point_totals.figures,
-    detail=point_totals.PointsDetail,
-    pots=("high", "low", "whole"),
     odds=OddsGame(
         hand_min=5,
         hand_max=5,

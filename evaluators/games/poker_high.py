@@ -54,19 +54,13 @@ def evaluate(
     )
 
 
-def _detail(evaluation: Evaluation) -> PokerDetail:
-    if not isinstance(evaluation.detail, PokerDetail):
-        raise TypeError("not a Poker high evaluation")
-    return evaluation.detail
-
-
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value`` of Poker high: the rank_class (lower is better)."""
-    return _detail(evaluation).rank_class
+    return evaluation.detail_as(PokerDetail).rank_class
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
-    return poker.figures(_detail(evaluation))
+    return poker.figures(evaluation.detail_as(PokerDetail))
 
 
 def evaluate_batch(

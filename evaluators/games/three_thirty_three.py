@@ -147,21 +147,14 @@ def _kept_result(packed: npt.NDArray[np.uint16]) -> BatchResult:
     )
 
 
-def _detail(evaluation: Evaluation) -> BlackjackDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, BlackjackDetail):
-        raise TypeError(f"not a blackjack evaluation: {detail!r}")
-    return detail
-
-
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value``: the blackjack total (bust: its lowest total; 0 for an instant win)."""
-    return _detail(evaluation).total
+    return evaluation.detail_as(BlackjackDetail).total
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
     """The discard rule's figures, then the total and whether it is soft or bust."""
-    detail = _detail(evaluation)
+    detail = evaluation.detail_as(BlackjackDetail)
     return [
         *discard_figures(evaluation),
         ("total", str(detail.total), True),

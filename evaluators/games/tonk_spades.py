@@ -140,9 +140,7 @@ def resolve(request: ShowdownRequest, results: Results) -> Resolution:
 
 def _highest(evaluation: Evaluation) -> Cards:
     """The highest spade as a one-card tuple; empty without a spade."""
-    detail = evaluation.detail
-    if not isinstance(detail, SpadesDetail):
-        raise TypeError("not a Tonk spades evaluation")
+    detail = evaluation.detail_as(SpadesDetail)
     return () if detail.highest is None else (detail.highest,)
 
 

@@ -36,6 +36,21 @@ matrix_rows(const Py_buffer *view, Py_ssize_t width, Py_ssize_t fallback, const 
     return width ? view->len / width : fallback;
 }
 
+/* The rows of a batch's tables matrix for `hands` hands: one row every hand shares (a
+ * zero width counts as one empty row) or one per hand; -1 with ValueError otherwise. */
+static inline Py_ssize_t
+table_rows(const Py_buffer *view, Py_ssize_t width, Py_ssize_t hands)
+{
+    Py_ssize_t tables = matrix_rows(view, width, 1, "tables");
+    if (tables < 0)
+        return -1;
+    if (tables != 1 && tables != hands) {
+        PyErr_Format(PyExc_ValueError, "tables has %zd rows for %zd hands", tables, hands);
+        return -1;
+    }
+    return tables;
+}
+
 /* Releases every buffer of `views` that PyArg_ParseTuple filled (obj set). */
 static inline void
 release_all(Py_buffer *views, size_t count)

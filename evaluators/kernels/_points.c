@@ -110,13 +110,9 @@ discard_totals(PyObject *module, PyObject *args)
     Py_ssize_t count = matrix_rows(&v[5], hand_size, 0, "hands");
     if (count < 0)
         goto fail;
-    Py_ssize_t tables = matrix_rows(&v[6], table_size, 1, "tables");
+    Py_ssize_t tables = table_rows(&v[6], table_size, count);
     if (tables < 0)
         goto fail;
-    if (tables != 1 && tables != count) {
-        PyErr_Format(PyExc_ValueError, "tables has %zd rows for %zd hands", tables, count);
-        goto fail;
-    }
     if (expect_items(&v[0], CARD_BYTES, 2, "values") ||
         expect_items(&v[1], SUMS, 2, "strengths") || expect_items(&v[2], SUMS, 2, "lows") ||
         expect_items(&v[3], SUMS, 2, "heads") || expect_items(&v[4], SUMS, 1, "instants") ||
@@ -185,13 +181,9 @@ checks_survived(PyObject *module, PyObject *args)
     Py_ssize_t count = matrix_rows(&v[1], size, 0, "hands");
     if (count < 0)
         goto fail;
-    Py_ssize_t tables = matrix_rows(&v[2], size, 1, "tables");
+    Py_ssize_t tables = table_rows(&v[2], size, count);
     if (tables < 0)
         goto fail;
-    if (tables != 1 && tables != count) {
-        PyErr_Format(PyExc_ValueError, "tables has %zd rows for %zd hands", tables, count);
-        goto fail;
-    }
     if (expect_items(&v[0], CARD_BYTES, 1, "order") || expect_items(&v[3], count, 1, "out"))
         goto fail;
     const uint8_t *order = v[0].buf, *hands = v[1].buf, *table = v[2].buf;

@@ -19,25 +19,12 @@ import sys
 from pathlib import Path
 from typing import TextIO
 
-from evaluators.inputs import Game
 from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
-from service.cli.main import argument_error
+from service.cli.main import game_arg, targets_arg
 from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
-from service.client.typed_client import HandevalError, parse_game
 
 DEFAULT_DURATION_S = 10.0
-
-
-def _game(text: str) -> Game:
-    try:
-        return parse_game(text)
-    except HandevalError as error:
-        raise argument_error(error) from None
-
-
-def _targets(text: str) -> list[str]:
-    return [t for t in text.split(",") if t]
 
 
 def _share(text: str) -> float:
@@ -73,7 +60,7 @@ def _seconds(text: str) -> float:
 def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target",
-        type=_targets,
+        type=targets_arg,
         action="extend",
         default=[],
         required=True,
@@ -89,7 +76,7 @@ def add_load_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--game",
-        type=_game,
+        type=game_arg,
         default=DEFAULT_GAME,
         help=f"default {GAMES[DEFAULT_GAME].name}",
     )

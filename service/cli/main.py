@@ -157,7 +157,8 @@ def argument_error(error: HandevalError) -> argparse.ArgumentTypeError:
     return argparse.ArgumentTypeError(problems or error.message)
 
 
-def _game_arg(text: str) -> Game:
+def game_arg(text: str) -> Game:
+    """``--game``: a game by name, slug or alias, refused as argparse refuses a flag."""
     try:
         return parse_game(text)
     except HandevalError as error:
@@ -191,14 +192,15 @@ def _ending_arg(text: str) -> str:
     return text
 
 
-def _targets_arg(text: str) -> list[str]:
+def targets_arg(text: str) -> list[str]:
+    """``--target``: one or several comma-separated ``host:port`` targets."""
     return [t for t in text.split(",") if t]
 
 
 def _add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target",
-        type=_targets_arg,
+        type=targets_arg,
         action="extend",
         default=[],
         metavar="HOST:PORT",
@@ -213,15 +215,10 @@ def _add_common(parser: argparse.ArgumentParser) -> None:
 
 def _add_cards_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--game", type=_game_arg, required=True, help="tonk, numbers, poker-high, ... (see games)"
+        "--game", type=game_arg, required=True, help="tonk, numbers, poker-high, ... (see games)"
     )
-    parser.add_argument(
-        "--table",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="CARD",
-        help="table cards in the order turned (after the hand, or comma-separated)",
+    _add_card_list(
+        parser, "--table", "table cards in the order turned (after the hand, or comma-separated)"
     )
     parser.add_argument(
         "--spread",
@@ -246,6 +243,24 @@ def _add_cards_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_card_list(parser: argparse.ArgumentParser, flag: str, help: str) -> None:
+    """A flag that takes every card after it (``--table 2d Kh``), repeatable."""
+    parser.add_argument(flag, nargs="+", action="extend", default=[], metavar="CARD", help=help)
+
+
+def _add_seats(parser: argparse.ArgumentParser, help: str) -> None:
+    """``--seat PLAYER:CARDS``, once for every player."""
+    parser.add_argument(
+        "--seat",
+        type=_player_arg,
+        action="append",
+        default=[],
+        required=True,
+        metavar="PLAYER:CARDS",
+        help=help,
+    )
+
+
 def _add_declaration(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--declaration",
@@ -266,8 +281,13 @@ def _options(args: argparse.Namespace) -> pb.Options:
     )
 
 
-def _print(message: Message, text: str, as_json: bool) -> None:
-    print(json_format.MessageToJson(message) if as_json else text)
+def _answer(
+    args: argparse.Namespace, call: Callable[[Answerer], M], show: Callable[[M], str]
+) -> int:
+    """Ask ``call``, print its reply (``--json``: the message as JSON, else ``show``'s)."""
+    reply = _ask(args, call)
+    print(json_format.MessageToJson(reply) if args.json else show(reply))
+    return EXIT_OK
 
 
 # --- subcommands -------------------------------------------------------------------
@@ -283,9 +303,11 @@ def _run_eval(args: argparse.Namespace) -> int:
         [_cards_arg(spread) for spread in args.spread],
         _options(args),
     )
-    evaluation = _ask(args, lambda answerer: answerer.send_evaluate(request))
-    _print(evaluation, render.render_evaluation(request, evaluation), args.json)
-    return EXIT_OK
+    return _answer(
+        args,
+        lambda answerer: answerer.send_evaluate(request),
+        lambda reply: render.render_evaluation(request, reply),
+    )
 
 
 def _missing_hand(args: argparse.Namespace) -> str:
@@ -325,9 +347,11 @@ def _run_showdown(args: argparse.Namespace) -> int:
         ending=args.ending,
         ender=args.ender,
     )
-    response = _ask(args, lambda answerer: answerer.send_showdown(request))
-    _print(response, render.render_showdown(request, response), args.json)
-    return EXIT_OK
+    return _answer(
+        args,
+        lambda answerer: answerer.send_showdown(request),
+        lambda reply: render.render_showdown(request, reply),
+    )
 
 
 def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -339,15 +363,7 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         "--table 3c 9d Kh --seat alice:Ah,Kd,2c --seat bob:5s,5d,Qc",
     )
     _add_cards_options(parser)
-    parser.add_argument(
-        "--seat",
-        type=_player_arg,
-        action="append",
-        default=[],
-        required=True,
-        metavar="PLAYER:CARDS",
-        help="a seat: alice:Ah,Kd,2c (repeat for every player)",
-    )
+    _add_seats(parser, "a seat: alice:Ah,Kd,2c (repeat for every player)")
     _add_declaration(parser)
     parser.add_argument(
         "--ending",
@@ -372,9 +388,11 @@ def _run_odds(args: argparse.Namespace) -> int:
         samples=args.samples,
         seed=args.seed,
     )
-    response = _ask(args, lambda answerer: answerer.send_odds(request))
-    _print(response, render.render_odds(request, response), args.json)
-    return EXIT_OK
+    return _answer(
+        args,
+        lambda answerer: answerer.send_odds(request),
+        lambda reply: render.render_odds(request, reply),
+    )
 
 
 def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -386,35 +404,16 @@ def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "handeval odds --game poker-high --seat alice:As,Ks --seat bob:?2 --table 2c 7d 9h",
     )
     parser.add_argument(
-        "--game", type=_game_arg, required=True, help="numbers, poker-high, ... (see games)"
+        "--game", type=game_arg, required=True, help="numbers, poker-high, ... (see games)"
     )
-    parser.add_argument(
-        "--seat",
-        type=_player_arg,
-        action="append",
-        default=[],
-        required=True,
-        metavar="PLAYER:CARDS",
-        help="a seat's known cards, ?N for N cards nobody knows: alice:7h,2c,?3, bob:?5 "
+    _add_seats(
+        parser,
+        "a seat's known cards, ?N for N cards nobody knows: alice:7h,2c,?3, bob:?5 "
         "(repeat for every player)",
     )
     _add_declaration(parser)
-    parser.add_argument(
-        "--table",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="CARD",
-        help="table cards turned so far, in order",
-    )
-    parser.add_argument(
-        "--dead",
-        nargs="+",
-        action="extend",
-        default=[],
-        metavar="CARD",
-        help="cards seen and out of play (folded, burned)",
-    )
+    _add_card_list(parser, "--table", "table cards turned so far, in order")
+    _add_card_list(parser, "--dead", "cards seen and out of play (folded, burned)")
     parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
     parser.add_argument(
         "--samples",
@@ -428,9 +427,7 @@ def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def _run_games(args: argparse.Namespace) -> int:
-    response = _ask(args, lambda answerer: answerer.list_games())
-    _print(response, render.render_games(response), args.json)
-    return EXIT_OK
+    return _answer(args, lambda answerer: answerer.list_games(), render.render_games)
 
 
 def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

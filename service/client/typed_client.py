@@ -32,7 +32,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from fractions import Fraction
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict
@@ -237,6 +237,14 @@ def _seat_proto(seat: SeatIn, index: int) -> pb.Seat:
     return proto
 
 
+def _seats_proto(
+    seats: Mapping[str, CardsIn] | Sequence[SeatIn], seat_proto: Callable[[SeatIn, int], pb.Seat]
+) -> list[pb.Seat]:
+    """Every seat in order, from a player -> hand mapping or a sequence of seats."""
+    items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
+    return [seat_proto(seat, index) for index, seat in enumerate(items)]
+
+
 def showdown_request(
     game: GameIn,
     seats: Mapping[str, CardsIn] | Sequence[SeatIn],
@@ -253,10 +261,9 @@ def showdown_request(
     ``ending`` (``"tonk"``, ``"out"``, ``"drop"``, ``"stock-out"``, ``"deal"`` or a
     ``TonkEnding``) says how the game ended and ``ender`` who ended it; options as
     ``options_proto`` reads them (``texas=True``)."""
-    items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
     request = pb.ShowdownRequest(
         game=game_proto(game),
-        seats=[_seat_proto(s, i) for i, s in enumerate(items)],
+        seats=_seats_proto(seats, _seat_proto),
         table=_card_texts(table),
         table_spreads=_spreads_proto(table_spreads),
         options=options_proto(options, **flags),
@@ -301,10 +308,9 @@ def odds_request(
     a seat's cards says N cards nobody here knows: ``{"alice": "As Ks", "bob": "?2"}``,
     ``("carol", "7h 2c ?1", "high")``. ``samples`` 0: exact when the server's limit allows.
     ``dead``: cards seen and out of play."""
-    items: Sequence[SeatIn] = list(seats.items()) if isinstance(seats, Mapping) else seats
     return pb.OddsRequest(
         game=game_proto(game),
-        seats=[_odds_seat_proto(s, i) for i, s in enumerate(items)],
+        seats=_seats_proto(seats, _odds_seat_proto),
         table=_card_texts(table),
         dead=_card_texts(dead),
         options=options_proto(options, **flags),

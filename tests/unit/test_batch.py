@@ -88,6 +88,15 @@ def pack(rows: list[Cards], size: int) -> bytes:
     return b"".join(bytes([*row, *[EMPTY] * (size - len(row))]) for row in rows)
 
 
+def pack_deals(
+    rules: GameRules, deals: list[tuple[Cards, Cards]], shared: bool = False
+) -> tuple[bytes, bytes]:
+    """(hands, tables) of ``deals`` at the game's widest sizes; ``shared``: the first
+    deal's table alone, for every hand."""
+    tables = [deals[0][1]] if shared else [table for _, table in deals]
+    return pack([hand for hand, _ in deals], rules.hand_max), pack(tables, rules.table_max)
+
+
 @pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
 @settings(max_examples=15, deadline=None)
 @given(
@@ -106,9 +115,7 @@ def test_a_batch_scores_each_hand_as_evaluate_does(
         deals = [(random_hand(rules, rng, table), table) for _ in range(count)]
     else:
         deals = [random_deal(rules, rng) for _ in range(count)]
-    hands = pack([hand for hand, _ in deals], rules.hand_max)
-    table_rows = [deals[0][1]] if shared else [table for _, table in deals]
-    tables = pack(table_rows, rules.table_max)
+    hands, tables = pack_deals(rules, deals, shared)
     got = evaluate_batch(
         game, hands, rules.hand_max, tables, rules.table_max, options, max_hands=100
     )
@@ -126,8 +133,7 @@ def test_the_games_batch_path_equals_the_loop_over_evaluate(game: Game) -> None:
     rules = GAMES[game]
     rng = random.Random(game.value)
     deals = [random_deal(rules, rng) for _ in range(200)]
-    hands = pack([h for h, _ in deals], rules.hand_max)
-    tables = pack([t for _, t in deals], rules.table_max)
+    hands, tables = pack_deals(rules, deals)
     assert_same(
         evaluate_batch(
             game, hands, rules.hand_max, tables, rules.table_max, NO_OPTIONS, max_hands=1000
@@ -372,8 +378,7 @@ def test_a_batch_of_several_chunks_equals_one_chunk_at_a_time() -> None:
     rules = GAMES[POKER]
     rng = random.Random(7)
     deals = [random_deal(rules, rng) for _ in range(scoring.FIRST_CHUNK_HANDS * 3 + 5)]
-    hands = pack([h for h, _ in deals], rules.hand_max)
-    tables = pack([t for _, t in deals], rules.table_max)
+    hands, tables = pack_deals(rules, deals)
     chunks = []
 
     def keep_going() -> bool:

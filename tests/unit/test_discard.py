@@ -7,11 +7,11 @@ import random
 import numpy as np
 import pytest
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, InvalidRequest, parse_card
 from evaluators.discard import Discard, apply_discard, out_after_text, sum_kept
 from evaluators.inputs import Cards, Game
+from tests.unit.discard_deals import discard_deals
 
 
 def cards(text: str) -> Cards:
@@ -28,19 +28,6 @@ def discard_turn_by_turn(hand: Cards, table: Cards) -> Discard:
             out_after = turn
     discarded = tuple(c for c in hand if c not in remaining)
     return Discard(tuple(remaining), discarded, out_after, not remaining)
-
-
-@st.composite
-def deals(draw: st.DrawFn, hand_max: int = 5, table_max: int = 7) -> tuple[Cards, Cards]:
-    """A dealt hand and a table whose ranks are all different (the dealer's promise)."""
-    deck = draw(st.permutations(range(52)))
-    hand_size = draw(st.integers(1, hand_max))
-    table_size = draw(st.integers(0, table_max))
-    table: list[int] = []
-    for card in deck[hand_size:]:
-        if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-            table.append(card)
-    return tuple(deck[:hand_size]), tuple(table)
 
 
 def test_hand_cards_of_a_table_rank_are_discarded() -> None:
@@ -95,7 +82,7 @@ def test_a_pairing_table_is_the_dealers_problem_and_refused() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(deals())
+@given(discard_deals(5, 7))
 def test_discard_matches_turn_by_turn_play(deal: tuple[Cards, Cards]) -> None:
     hand, table = deal
     assert apply_discard(hand, table) == discard_turn_by_turn(hand, table)

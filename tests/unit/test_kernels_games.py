@@ -301,7 +301,11 @@ def test_any_bytes_read_inside_the_games_tables(game: Game) -> None:
 # argument, and reads or writes nothing out of bounds.
 
 
-def _totals_arguments(hands: Matrix, out_length: int) -> list[object]:
+NO_TABLES = np.zeros((1, 0), dtype=np.uint8)
+
+
+def _totals_arguments(hands: Matrix, out_length: int, tables: Matrix = NO_TABLES) -> list[object]:
+    """``discard_totals``' arguments for Numbers: the outputs are the last four."""
     figures = discard.sum_figures(point_totals.kept_result)
     return [
         point_totals.packed_card_array(numbers.VALUES),
@@ -311,8 +315,8 @@ def _totals_arguments(hands: Matrix, out_length: int) -> list[object]:
         figures.instant_win,
         hands,
         hands.shape[1],
-        np.zeros((1, 0), dtype=np.uint8),
-        0,
+        tables,
+        tables.shape[1],
         np.empty(out_length, dtype=np.uint16),
         np.empty(out_length, dtype=np.uint16),
         np.empty(out_length, dtype=np.int16),
@@ -451,27 +455,13 @@ def tiled(rows: Matrix) -> Matrix:
 def test_discard_totals_lets_the_gil_go() -> None:
     dealt = deal(Game.NUMBERS, 10_000, 11)
     hands, tables = tiled(dealt.hands), tiled(dealt.tables)
-    figures = discard.sum_figures(point_totals.kept_result)
-    strength, low = np.empty(len(hands), np.uint16), np.empty(len(hands), np.uint16)
-    value, instant = np.empty(len(hands), np.int16), np.empty(len(hands), np.bool_)
+    arguments = _totals_arguments(hands, len(hands), tables)
 
     def call() -> None:
-        _points.discard_totals(
-            point_totals.packed_card_array(numbers.VALUES),
-            figures.strength,
-            figures.low_strength,
-            figures.value,
-            figures.instant_win,
-            hands,
-            5,
-            tables,
-            7,
-            strength,
-            low,
-            value,
-            instant,
-        )
+        _points.discard_totals(*arguments)  # type: ignore[arg-type]
 
+    strength = arguments[-4]
+    assert isinstance(strength, np.ndarray)
     assert ran_beside_python(call, strength, 0xFFFF)
 
 

@@ -18,18 +18,19 @@ from evaluators.inputs import Cards, Game, Options
 from evaluators.point_totals import PointsDetail
 from evaluators.results import BatchResult, Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
+from tests.unit.discard_deals import discard_deals, random_discard_deals
 
 Evaluate = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]
 
 EVALUATE: dict[Game, Evaluate] = {
-    Game.NUMBERS: numbers.evaluate,
-    Game.FLORIDA_BINGO: florida_bingo.evaluate,
-    Game.FLOP_A: flop_a.evaluate,
+    Game.NUMBERS: numbers.RULES.evaluate,
+    Game.FLORIDA_BINGO: florida_bingo.RULES.evaluate,
+    Game.FLOP_A: flop_a.RULES.evaluate,
 }
 EVALUATE_BATCH = {
-    Game.NUMBERS: numbers.evaluate_batch,
-    Game.FLORIDA_BINGO: florida_bingo.evaluate_batch,
-    Game.FLOP_A: flop_a.evaluate_batch,
+    Game.NUMBERS: numbers.RULES.evaluate_batch,
+    Game.FLORIDA_BINGO: florida_bingo.RULES.evaluate_batch,
+    Game.FLOP_A: flop_a.RULES.evaluate_batch,
 }
 SIZES = {Game.NUMBERS: (5, 7), Game.FLORIDA_BINGO: (5, 7), Game.FLOP_A: (3, 5)}
 
@@ -68,19 +69,6 @@ def totals_card_by_card(game: Game, hand: Cards, table: Cards) -> tuple[Fraction
     return sum((high_values[r] for r in kept), Fraction(0)), sum(
         (low_values[r] for r in kept), Fraction(0)
     )
-
-
-@st.composite
-def deals(draw: st.DrawFn, game: Game) -> tuple[Cards, Cards]:
-    hand_max, table_max = SIZES[game]
-    deck = draw(st.permutations(range(52)))
-    hand_size = draw(st.integers(1, hand_max))
-    table_size = draw(st.integers(0, table_max))
-    table: list[int] = []
-    for card in deck[hand_size:]:
-        if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-            table.append(card)
-    return tuple(deck[:hand_size]), tuple(table)
 
 
 def test_numbers_counts_ace_fifteen_high_and_one_low() -> None:
@@ -150,7 +138,7 @@ def test_headline_is_the_high_total() -> None:
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_totals_match_the_rules_table_card_by_card(game: Game, data: st.DataObject) -> None:
-    hand, table = data.draw(deals(game))
+    hand, table = data.draw(discard_deals(*SIZES[game]))
     result = EVALUATE[game](hand, table, (), Options())
     high, low = totals_card_by_card(game, hand, table)
     assert result.detail == PointsDetail(float(high), float(low))
@@ -165,32 +153,13 @@ def test_totals_match_the_rules_table_card_by_card(game: Game, data: st.DataObje
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_low_strength_orders_hands_by_lower_low_total(game: Game, data: st.DataObject) -> None:
-    first, second = data.draw(deals(game)), data.draw(deals(game))
+    first, second = data.draw(discard_deals(*SIZES[game])), data.draw(discard_deals(*SIZES[game]))
     a, b = EVALUATE[game](*first, (), Options()), EVALUATE[game](*second, (), Options())
     if a.instant_win or b.instant_win:
         return
     low_a, low_b = totals_card_by_card(game, *first)[1], totals_card_by_card(game, *second)[1]
     assert (a.low_strength > b.low_strength) == (low_a < low_b)
     assert (a.low_strength == b.low_strength) == (low_a == low_b)
-
-
-def random_deals(
-    rng: random.Random, count: int, hand_max: int, table_max: int
-) -> list[tuple[Cards, Cards]]:
-    """Valid deals; about one in five is built to be emptied by the table."""
-    result = []
-    for _ in range(count):
-        deck = rng.sample(range(52), 52)
-        table_size = rng.randint(0, table_max)
-        table: list[int] = []
-        for card in deck:
-            if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-                table.append(card)
-        rest = [c for c in deck if c not in table]
-        if table and rng.random() < 0.2:
-            rest = [c for c in rest if any(c // 4 == t // 4 for t in table)]
-        result.append((tuple(rest[: rng.randint(1, hand_max)]), tuple(table)))
-    return result
 
 
 def padded(rows: list[Cards], width: int, rng: random.Random) -> np.ndarray:
@@ -213,7 +182,7 @@ def assert_batch_matches(batch: BatchResult, singles: list[Evaluation]) -> None:
 def test_batch_equals_single_hands_with_a_table_per_hand(game: Game) -> None:
     rng = random.Random(game.value)
     hand_max, table_max = SIZES[game]
-    deals_ = random_deals(rng, 4000, hand_max, table_max)
+    deals_ = random_discard_deals(rng, 4000, hand_max, table_max)
     hands = padded([h for h, _ in deals_], hand_max, rng)
     tables = padded([t for _, t in deals_], table_max, rng)
     batch = EVALUATE_BATCH[game](hands, tables, Options())

@@ -30,9 +30,7 @@ SUMMARY = (
 
 
 def figures(evaluation: Evaluation) -> list[Figure]:
-    detail = evaluation.detail
-    if not isinstance(detail, TonkDetail):
-        raise TypeError("not a Tonk evaluation")
+    detail = evaluation.detail_as(TonkDetail)
     hits = ", ".join(f"{card_text(h.card)} on table spread {h.spread_index}" for h in detail.hits)
     return [
         ("points", str(detail.points), True),

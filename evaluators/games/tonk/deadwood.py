@@ -504,9 +504,7 @@ def _evaluate_with_spreads(
 
 def headline(evaluation: Evaluation) -> int:
     """The batch ``value`` of a Tonk hand: its deadwood."""
-    detail = evaluation.detail
-    if not isinstance(detail, TonkDetail):
-        raise TypeError("not a Tonk evaluation")
+    detail = evaluation.detail_as(TonkDetail)
     return detail.deadwood
 
 

@@ -151,7 +151,8 @@ def check_fit(request: ShowdownRequest) -> list[Violation]:
 
 
 def _evaluate(request: ShowdownRequest, hand: Cards) -> TonkDetail:
-    return _detail(deadwood.evaluate(hand, (), request.table_spreads, request.options))
+    evaluation = deadwood.evaluate(hand, (), request.table_spreads, request.options)
+    return evaluation.detail_as(TonkDetail)
 
 
 def _left_text(detail: TonkDetail) -> str:
@@ -167,13 +168,6 @@ def empty_hand_allowed(request: ShowdownRequest, player: str) -> bool:
         and bool(player)
         and player == request.ender
     )
-
-
-def _detail(evaluation: Evaluation) -> TonkDetail:
-    detail = evaluation.detail
-    if not isinstance(detail, TonkDetail):
-        raise TypeError("Tonk settlement needs Tonk evaluations")
-    return detail
 
 
 def _names(players: list[str]) -> str:
@@ -199,7 +193,7 @@ def settle(request: ShowdownRequest, results: tuple[tuple[str, Evaluation], ...]
     name and nothing else; the explanation says which rule decided the payouts.
     """
     players = [player for player, _ in results]
-    details = {player: _detail(evaluation) for player, evaluation in results}
+    details = {player: evaluation.detail_as(TonkDetail) for player, evaluation in results}
     points = {player: detail.points for player, detail in details.items()}
     stakes = dict.fromkeys(players, 0)
 

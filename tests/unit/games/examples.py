@@ -2,9 +2,10 @@
 every game (the dealer, validation, the wire, the server): a new game adds its examples to
 its test file and to no table elsewhere.
 
-A game's tests are the test file of the module its ``evaluate`` lives in
-(``evaluators/games/numbers.py`` -> ``tests/unit/games/test_numbers.py``; Tonk's
-``evaluators/games/tonk/deadwood.py`` -> ``tests/unit/games/tonk/test_deadwood.py``). It
+A game's tests are the test file of its module (``evaluators/games/numbers.py`` ->
+``tests/unit/games/test_numbers.py``), or for a game that is a package, of the module its
+``evaluate`` lives in (Tonk's ``evaluators/games/tonk/deadwood.py`` ->
+``tests/unit/games/tonk/test_deadwood.py``). It
 defines ``HAND_EXAMPLE``, ``DETAIL_FIELD``, ``DETAIL_EXAMPLE``, ``FULL_DEAL`` and
 ``SHOWDOWN_EXAMPLE`` (``GameExamples`` says what each holds).
 """
@@ -22,8 +23,12 @@ from evaluators.registry import GAMES
 
 
 def game_tests(game: Game) -> ModuleType:
-    """The unit tests of the module that holds ``game``'s ``evaluate``."""
-    package, module = GAMES[game].evaluate.__module__.rsplit(".", 1)
+    """The unit tests of ``game``'s module (named for the game), or for a game that is a
+    package, of the module in it that holds its ``evaluate``."""
+    name = f"evaluators.games.{game.name.lower()}"
+    if hasattr(importlib.import_module(name), "__path__"):
+        name = GAMES[game].evaluate.__module__
+    package, module = name.rsplit(".", 1)
     return importlib.import_module(
         f"{package.replace('evaluators', 'tests.unit', 1)}.test_{module}"
     )

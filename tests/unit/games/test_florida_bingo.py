@@ -28,7 +28,7 @@ SHOWDOWN_EXAMPLE: dict[str, Any] = {
 def test_the_figures_read_as_the_readme_shows() -> None:
     hand = tuple(parse_card(c) for c in ["Ac", "Qd", "4s"])
     table = tuple(parse_card(c) for c in ["9h"])
-    evaluation = florida_bingo.evaluate(hand, table, (), Options())
+    evaluation = florida_bingo.RULES.evaluate(hand, table, (), Options())
     assert florida_bingo.RULES.figures(evaluation) == [
         ("low strength", "245", True),
         ("instant win", "no", False),

@@ -28,7 +28,7 @@ SHOWDOWN_EXAMPLE: dict[str, Any] = {
 def test_the_figures_read_as_the_readme_shows() -> None:
     hand = tuple(parse_card(c) for c in ["7h", "2c", "Kd", "9s"])
     table = tuple(parse_card(c) for c in ["2d", "Kh"])
-    evaluation = numbers.evaluate(hand, table, (), Options())
+    evaluation = numbers.RULES.evaluate(hand, table, (), Options())
     assert numbers.RULES.figures(evaluation) == [
         ("low strength", "224", True),
         ("instant win", "no", False),

@@ -8,7 +8,6 @@ from typing import Any
 
 import numpy as np
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from evaluators.cards import EMPTY, RANKS, parse_card
 from evaluators.games import three_thirty_three as blackjack
@@ -16,6 +15,7 @@ from evaluators.games.three_thirty_three import BlackjackDetail
 from evaluators.inputs import Cards, Options
 from evaluators.results import Evaluation
 from tests.unit.batch_dtypes import has_batch_dtypes
+from tests.unit.discard_deals import discard_deals, random_discard_deals
 
 HAND_EXAMPLE: dict[str, Any] = {"hand": ["Ah", "6d", "4c"], "table": ["2s"]}
 """One valid hand (and its table, and table spreads where the game has them): the tests
@@ -62,18 +62,6 @@ def ranks_above(first: tuple[int, bool], second: tuple[int, bool]) -> bool:
     if first_bust != second_bust:
         return second_bust
     return first_total < second_total if first_bust else first_total > second_total
-
-
-@st.composite
-def deals(draw: st.DrawFn) -> tuple[Cards, Cards]:
-    deck = draw(st.permutations(range(52)))
-    hand_size = draw(st.integers(1, 3))
-    table_size = draw(st.integers(0, 4))
-    table: list[int] = []
-    for card in deck[hand_size:]:
-        if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-            table.append(card)
-    return tuple(deck[:hand_size]), tuple(table)
 
 
 def test_an_ace_counts_eleven_when_it_fits() -> None:
@@ -134,7 +122,7 @@ def test_an_emptied_hand_wins_instantly_with_strength_zero() -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(deals())
+@given(discard_deals(3, 4))
 def test_totals_match_every_ace_choice(deal: tuple[Cards, Cards]) -> None:
     hand, table = deal
     result = blackjack.evaluate(hand, table, (), Options())
@@ -146,7 +134,7 @@ def test_totals_match_every_ace_choice(deal: tuple[Cards, Cards]) -> None:
 
 
 @settings(max_examples=400, deadline=None)
-@given(deals(), deals())
+@given(discard_deals(3, 4), discard_deals(3, 4))
 def test_strength_follows_the_bust_ruling(
     first: tuple[Cards, Cards], second: tuple[Cards, Cards]
 ) -> None:
@@ -182,19 +170,8 @@ def assert_batch_matches(
 
 def test_batch_equals_single_hands_with_a_table_per_hand() -> None:
     rng = random.Random(333)
-    hands, tables = [], []
-    for _ in range(5000):
-        deck = rng.sample(range(52), 52)
-        table_size = rng.randint(0, 4)
-        table: list[int] = []
-        for card in deck:
-            if len(table) < table_size and all(card // 4 != t // 4 for t in table):
-                table.append(card)
-        rest = [c for c in deck if c not in table]
-        if table and rng.random() < 0.2:
-            rest = [c for c in rest if any(c // 4 == t // 4 for t in table)]
-        hands.append(tuple(rest[: rng.randint(1, 3)]))
-        tables.append(tuple(table))
+    deals = random_discard_deals(rng, 5000, 3, 4)
+    hands, tables = [hand for hand, _ in deals], [table for _, table in deals]
     assert_batch_matches(hands, tables, padded(tables, 4, rng), rng)
 
 
