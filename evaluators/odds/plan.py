@@ -77,10 +77,9 @@ class PlannedOdds:
     """Run-outs in the first sampled chunk (``FIRST_CHUNK_SECONDS``)."""
 
 
-def odds_cost(request: OddsRequest, samples: int = 0, limits: OddsLimits | None = None) -> CallCost:
-    """What ``odds`` would cost: run-outs x seats at the game's ``runout_cost`` in CPU, and
-    one chunk's arrays in memory. Raises ``TooManySamples`` as ``odds`` does."""
-    planned = plan_odds(request, samples, limits)
+def odds_cost(request: OddsRequest, planned: PlannedOdds) -> CallCost:
+    """What ``run_odds(request, planned, ...)`` costs: run-outs x seats at the game's
+    ``runout_cost`` in CPU, and one chunk's arrays in memory."""
     seats = len(request.seats)
     per = planned.game.runout_cost
     return CallCost(

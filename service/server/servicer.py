@@ -34,6 +34,8 @@ from evaluators.batch import read_batch
 from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
 from evaluators.odds import (
     OddsLimits,
+    OddsRequest,
+    PlannedOdds,
     odds_cost,
     plan_odds,
     run_odds,
@@ -376,11 +378,18 @@ class HandEvaluatorServicer:
         deadline = math.inf if remaining is None else time.monotonic() + remaining
         stop = threading.Event()
 
+        read: list[tuple[OddsRequest, PlannedOdds]] = []
+
+        def cost(asked: pb.OddsRequest) -> CallCost:
+            """Admission's price, from the request read and planned once for the work."""
+            request = to_odds_request(asked)
+            read.append((request, plan_odds(request, asked.samples, self._odds_limits)))
+            return odds_cost(*read[0])
+
         def work(asked: pb.OddsRequest) -> pb.OddsResponse:
             started = time.perf_counter()
             with trace_phases.phase("odds.plan") as span:
-                request = to_odds_request(asked)
-                planned = plan_odds(request, asked.samples, self._odds_limits)
+                request, planned = read[0]
                 span.set_attribute("handeval.runouts", planned.runouts)
                 span.set_attribute("handeval.exact", planned.exact)
                 span.set_attribute("handeval.chunk", planned.chunk)
@@ -396,9 +405,6 @@ class HandEvaluatorServicer:
             )
             with trace_phases.phase("odds.reply"):
                 return to_odds_response(result, asked.game, asked.request_id)
-
-        def cost(asked: pb.OddsRequest) -> CallCost:
-            return odds_cost(to_odds_request(asked), asked.samples, self._odds_limits)
 
         return await self.answer(context, "Odds", request, work, stop, cost)
 

@@ -65,7 +65,7 @@ def test_an_odds_call_holds_at_most_its_chunk_bytes_and_its_estimate_covers_it(
     request_of: Callable[[], OddsRequest], samples: int
 ) -> None:
     request = request_of()
-    cost = odds_cost(request, samples)
+    cost = odds_cost(request, plan_odds(request, samples))
     peak = _peak(request, samples)
     assert peak <= cost.working_bytes <= CHUNK_BYTES + 64 * 1024
     assert odds(request, samples=samples, seed=1).exact == (samples == 0)
@@ -73,10 +73,10 @@ def test_an_odds_call_holds_at_most_its_chunk_bytes_and_its_estimate_covers_it(
 
 def test_odds_cost_counts_runouts_times_seats_at_the_games_rate() -> None:
     request = fifteen_seat_flop_a()
-    cost = odds_cost(request, 0, OddsLimits())
+    cost = odds_cost(request, plan_odds(request, 0, OddsLimits()))
     assert isinstance(cost, CallCost)
     assert cost.cpu_seconds == pytest.approx(1_814_400 * 15 * 128 / 1e9)
-    sampled = odds_cost(request, 5_000_000)
+    sampled = odds_cost(request, plan_odds(request, 5_000_000))
     assert sampled.cpu_seconds == pytest.approx(5_000_000 * 15 * 128 / 1e9)
 
 
@@ -96,7 +96,7 @@ def test_odds_asks_keep_going_at_least_once_per_chunk_seconds_of_its_estimated_w
         return True
 
     odds(request, samples=samples, seed=1, keep_going=keep_going)
-    assert asked >= odds_cost(request, samples).cpu_seconds / CHUNK_SECONDS
+    assert asked >= odds_cost(request, plan_odds(request, samples)).cpu_seconds / CHUNK_SECONDS
 
 
 def test_odds_asks_keep_going_before_any_run_out() -> None:
