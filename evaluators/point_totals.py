@@ -26,7 +26,7 @@ from evaluators.figures import half_text
 from evaluators.game_rules import Figure, GameRules, Resolver, Results, ShowdownCheck
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
@@ -166,16 +166,16 @@ def resolve_high_low(request: ShowdownRequest, results: Results) -> Resolution:
 def odds_high_low(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_high_low`` over arrays (Odds): highest high and lowest low split the
     pot, ties split a half; an instant win first takes the whole pot."""
-    instant, rest = odds_showdown.instant_wins(figures.out_after)
+    instant, rest = array_showdown.instant_wins(figures.out_after)
     half = 0.5 * rest
-    fractions = odds_showdown.split_pots(
+    fractions = array_showdown.split_pots(
         [
-            (odds_showdown.best(figures.strength), half),
-            (odds_showdown.best(figures.low_strength), half),
+            (array_showdown.best(figures.strength), half),
+            (array_showdown.best(figures.low_strength), half),
             (instant, 1.0),
         ]
     )
-    return Split(fractions, odds_showdown.no_redeal(fractions.shape[2]))
+    return Split(fractions, array_showdown.no_redeal(fractions.shape[2]))
 
 
 ODDS_HIGH_LOW = CompiledPot(_odds.HALVES, second="low_strength", instant_pot=2)

@@ -16,7 +16,7 @@ from evaluators.costs import UnitCost
 from evaluators.game_rules import Results
 from evaluators.inputs import Declaration, Game, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import CompiledPot, Declarations, Figures, OddsGame, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, Resolution
@@ -150,19 +150,19 @@ def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     both = goes_high & goes_low
     still_in = np.ones(figures.strength.shape, dtype=np.bool_)
     while True:
-        high = odds_showdown.best(figures.strength, still_in & goes_high)
-        low = odds_showdown.best(figures.low_strength, still_in & goes_low)
+        high = array_showdown.best(figures.strength, still_in & goes_high)
+        low = array_showdown.best(figures.low_strength, still_in & goes_low)
         failing = still_in & both & ~(high & low)
         if not failing.any():
             break
         still_in &= ~failing
-    has_high = odds_showdown.across(np.logical_or, high)
-    has_low = odds_showdown.across(np.logical_or, low)
-    instant, rest = odds_showdown.instant_wins(figures.out_after)
+    has_high = array_showdown.across(np.logical_or, high)
+    has_low = array_showdown.across(np.logical_or, low)
+    instant, rest = array_showdown.instant_wins(figures.out_after)
     half = 0.5 * (rest * (has_high & has_low))
     one_half = rest * (has_high ^ has_low)
     whole = np.where(one_half > 0, high | low, instant)
-    fractions = odds_showdown.split_pots(
+    fractions = array_showdown.split_pots(
         [(high, half), (low, half), (whole, np.maximum(one_half, 1.0 - rest))]
     )
     redeal = ~(has_high | has_low) & (rest > 0)
@@ -185,7 +185,7 @@ RULES = point_totals.game_rules(
     odds=OddsGame(
         hand_min=3,
         hand_max=3,
-        figures=odds_showdown.discard_figures(ODDS_DISCARD),
+        figures=array_showdown.discard_figures(ODDS_DISCARD),
         discard=ODDS_DISCARD,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.DECLARED, second="low_strength", instant_pot=2, goes=goes),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from evaluators import point_totals
 from evaluators.costs import UnitCost
 from evaluators.inputs import Game
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import OddsGame
 from evaluators.point_totals import FACES, PointValues
 
@@ -40,7 +40,7 @@ RULES = point_totals.game_rules(
     odds=OddsGame(
         hand_min=5,
         hand_max=5,
-        figures=odds_showdown.discard_figures(ODDS_DISCARD),
+        figures=array_showdown.discard_figures(ODDS_DISCARD),
         discard=ODDS_DISCARD,
         showdown=point_totals.odds_high_low,
         pot=point_totals.ODDS_HIGH_LOW,

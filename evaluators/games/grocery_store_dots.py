@@ -20,7 +20,7 @@ from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import (
     CompiledPot,
     Declarations,
@@ -123,16 +123,16 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return odds_showdown.batch_figures(evaluate_batch, hands, table, options)
+    return array_showdown.batch_figures(evaluate_batch, hands, table, options)
 
 
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve`` over arrays (Odds): the best poker hand takes the ``high`` half, the
     most dots the ``dots`` half; ties split a half, one seat may win both."""
-    halves = odds_showdown.split_pots(
-        [(odds_showdown.best(figures.strength), 0.5), (odds_showdown.best(figures.value), 0.5)]
+    halves = array_showdown.split_pots(
+        [(array_showdown.best(figures.strength), 0.5), (array_showdown.best(figures.value), 0.5)]
     )
-    return Split(halves, odds_showdown.no_redeal(halves.shape[2]))
+    return Split(halves, array_showdown.no_redeal(halves.shape[2]))
 
 
 RULES = GameRules(

@@ -23,7 +23,7 @@ from evaluators.figures import cards_text
 from evaluators.game_rules import Figure, GameRules, Results
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds, _points
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import (
     CompiledPot,
     Declarations,
@@ -216,18 +216,18 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    return odds_showdown.batch_figures(evaluate_batch, hands, table, options)
+    return array_showdown.batch_figures(evaluate_batch, hands, table, options)
 
 
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve`` over arrays (Odds): the unique most checks survived takes the pot; a
     tie at the top splits at 5 checks and is a redeal below."""
     survived = figures.strength
-    top = odds_showdown.best(survived)
-    wins = (odds_showdown.across(np.add, top.view(np.int8)) == 1) | (
-        odds_showdown.across(np.maximum, survived) == CHECKS
+    top = array_showdown.best(survived)
+    wins = (array_showdown.across(np.add, top.view(np.int8)) == 1) | (
+        array_showdown.across(np.maximum, survived) == CHECKS
     )
-    whole = odds_showdown.share_out(top, 1.0) * wins
+    whole = array_showdown.share_out(top, 1.0) * wins
     return Split(whole[:, None], ~wins)
 
 

@@ -18,7 +18,7 @@ from evaluators.costs import UnitCost
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.deal import draw_set_halves, set_halves, subset_sums
 from evaluators.odds.rules import (
     CompiledPot,
@@ -88,7 +88,7 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
     compiled 7-card kernel (``poker.compiled_batch``, the GIL released), which the tests
     hold to the numpy lookups exactly; the table's rows are made contiguous once for all
     seats (a sampled chunk's columns are contiguous, its rows not)."""
-    count = odds_showdown.run_outs(hands, table)
+    count = array_showdown.run_outs(hands, table)
     played: poker.Boards | None = None
     rows = np.ascontiguousarray(table)
     strength = np.empty((len(hands), count), dtype=np.int64)
@@ -106,7 +106,7 @@ def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Fi
 
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_single_pot`` over arrays (Odds): the best hand takes the pot, ties split."""
-    return odds_showdown.single_pot(odds_showdown.best(figures.strength))
+    return array_showdown.single_pot(array_showdown.best(figures.strength))
 
 
 KNOWN_CHUNK = 32_768
@@ -203,10 +203,10 @@ def _outcomes(
         wins, ties = np.count_nonzero(below), np.count_nonzero(tied)
         alone = np.array([wins, runouts - wins - ties])
         return Outcomes(runouts, alone + ties, alone + ties / 2, alone + ties / 4)
-    winners = classes == odds_showdown.across(np.minimum, classes)
+    winners = classes == array_showdown.across(np.minimum, classes)
     if counted is not None:
         winners &= counted
-    sharing = odds_showdown.across(np.add, winners.view(np.int8))
+    sharing = array_showdown.across(np.add, winners.view(np.int8))
     alone = np.count_nonzero(winners & (sharing == 1), axis=1)
     split = np.flatnonzero(sharing > 1)
     fractions = winners[:, split] / sharing[split]

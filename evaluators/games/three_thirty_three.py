@@ -31,7 +31,7 @@ from evaluators.figures import yes_no
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.showdown import resolve_single_pot
@@ -166,10 +166,10 @@ def figures(evaluation: Evaluation) -> list[Figure]:
 def odds_showdown(figures: Figures, declarations: Declarations) -> Split:
     """``resolve_single_pot`` over arrays (Odds): the best strength (bust hands last)
     takes the whole pot, ties split; an instant win first."""
-    instant, rest = odds_showdown.instant_wins(figures.out_after)
-    winners = np.where(rest > 0, odds_showdown.best(figures.strength), instant)
-    whole = odds_showdown.split_pots([(winners, 1.0)])
-    return Split(whole, odds_showdown.no_redeal(whole.shape[2]))
+    instant, rest = array_showdown.instant_wins(figures.out_after)
+    winners = np.where(rest > 0, array_showdown.best(figures.strength), instant)
+    whole = array_showdown.split_pots([(winners, 1.0)])
+    return Split(whole, array_showdown.no_redeal(whole.shape[2]))
 
 
 ODDS_DISCARD = DiscardScore(_PACKED_ARRAY, _kept_result)
@@ -196,7 +196,7 @@ RULES = GameRules(
     odds=OddsGame(
         hand_min=3,
         hand_max=3,
-        figures=odds_showdown.discard_figures(ODDS_DISCARD),
+        figures=array_showdown.discard_figures(ODDS_DISCARD),
         discard=ODDS_DISCARD,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.BEST, instant_pot=0),

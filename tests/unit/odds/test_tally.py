@@ -1,8 +1,8 @@
 """Odds' compiled kernels (``kernels._odds``) against their numpy references.
 
-The discard rule (``odds_showdown.discard_figures``) against ``discard.odds_figures``, on
+The discard rule (``array_showdown.discard_figures``) against ``discard.odds_figures``, on
 every layout a chunk's cards come in. The pot rules and tally (each game's ``CompiledPot``) against
-each game's numpy pot rule (``OddsGame.showdown`` and ``odds_showdown.first_out``), run-out by
+each game's numpy pot rule (``OddsGame.showdown`` and ``array_showdown.first_out``), run-out by
 run-out: the same seats take the same pots split the same ways, the same instant wins and
 redeals, on the figures of real deals and on adversarial ones (every seat tied, ties at
 every level, instant wins for several seats at once, every Flop-A declaration).
@@ -35,7 +35,7 @@ from evaluators.odds import (
     run_odds,
     serves_odds,
 )
-from evaluators.odds import showdown as odds_showdown
+from evaluators.odds import showdown as array_showdown
 from evaluators.odds.deal import enumerate_completions, sample_completions
 from evaluators.odds.rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
 from evaluators.odds.showdown import first_out
@@ -301,7 +301,7 @@ def test_the_compiled_discard_rule_equals_numpys_on_every_layout(hand: int, tabl
     table), with random values per card: kept sums and out_after alike."""
     rng = np.random.default_rng([hand, table])
     values = rng.integers(0, 2**16, size=256, dtype=np.uint16)
-    compiled = odds_showdown.discard_figures(DiscardScore(values, kept_result))
+    compiled = array_showdown.discard_figures(DiscardScore(values, kept_result))
     reference = discard.odds_figures(values, kept_result)
     hands, tables = _discard_deals(rng, 3_000, hand, table)
     position_major = np.ascontiguousarray(np.hstack([hands, tables]).T).T
@@ -370,7 +370,7 @@ def test_a_discard_chunk_in_one_call_tallies_as_its_figures_then_the_tally(
         {"low_strength": 1, "value": 2}.get(pot.second or "", 0),
         bytes(h for h, _ in goes), bytes(low for _, low in goes),
         discard_rules.values, discard_rules.scores,
-        tuple(odds_showdown.in_place(hand) for hand in hands), *odds_showdown.in_place(table),
+        tuple(array_showdown.in_place(hand) for hand in hands), *array_showdown.in_place(table),
         len(rows), np.zeros(0) if weights is None else weights, sums, squares,
     )  # fmt: skip
     figures = rules.figures(hands, table, Options())
@@ -447,7 +447,7 @@ def test_a_scored_chunk_in_one_call_tallies_as_the_batch_figures_then_the_tally(
     sums, squares = np.zeros(2 * items), np.zeros(2 * seats)
     _odds.scored_tally(
         scored.kind, scored.tables(options), pot.shape, pots, pot.split_at,
-        tuple(odds_showdown.in_place(hand) for hand in hands), *odds_showdown.in_place(table),
+        tuple(array_showdown.in_place(hand) for hand in hands), *array_showdown.in_place(table),
         1_000, np.zeros(0) if weights is None else weights, sums, squares,
     )  # fmt: skip
     figures = rules.figures(hands, table, options)
