@@ -99,8 +99,6 @@ class Tally:
         key = np.ascontiguousarray(figures.strength)
         second = np.ascontiguousarray(getattr(figures, pot.second)) if pot.second else _NONE
         out_after = _NONE if pot.instant_pot is None else np.ascontiguousarray(figures.out_after)
-        if weights is not None:
-            self.weighted = True
         _odds.tally(
             pot.shape,
             self.pots,
@@ -112,7 +110,7 @@ class Tally:
             out_after,
             self.goes_high,
             self.goes_low,
-            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self._weights_of(weights),
             self.sums,
             self.squared,
         )
@@ -124,10 +122,7 @@ class Tally:
         """One chunk of a discard game, from its cards (read in place) to the tally in one
         compiled call: the discard rule's figures per seat, then as ``add``."""
         pot = self.pot
-        count = run_outs(hands, table)
-        table_cards, table_strides = in_place(table)
-        if weights is not None:
-            self.weighted = True
+        seats, table_cards, table_strides, count = _cards_in_place(hands, table)
         _odds.discard_tally(
             pot.shape,
             self.pots,
@@ -138,11 +133,11 @@ class Tally:
             self.goes_low,
             discard.values,
             discard.scores,
-            tuple(in_place(hand) for hand in hands),
+            seats,
             table_cards,
             table_strides,
             count,
-            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self._weights_of(weights),
             self.sums,
             self.squared,
         )
@@ -160,25 +155,30 @@ class Tally:
         in one compiled call: each seat's figures as the batch kernels make them, then as
         ``add``."""
         pot = self.pot
-        count = run_outs(hands, table)
-        table_cards, table_strides = in_place(table)
-        if weights is not None:
-            self.weighted = True
+        seats, table_cards, table_strides, count = _cards_in_place(hands, table)
         _odds.scored_tally(
             scored.kind,
             scored.tables(options),
             pot.shape,
             self.pots,
             pot.split_at,
-            tuple(in_place(hand) for hand in hands),
+            seats,
             table_cards,
             table_strides,
             count,
-            _NO_WEIGHTS if weights is None else np.ascontiguousarray(weights),
+            self._weights_of(weights),
             self.sums,
             self.squared,
         )
         self.seen += count
+
+    def _weights_of(self, weights: Weights | None) -> npt.NDArray[np.float64]:
+        """A chunk's weights as the kernels read them (none: every run-out counts once);
+        a weighted chunk makes the tally a weighted one."""
+        if weights is None:
+            return _NO_WEIGHTS
+        self.weighted = True
+        return np.ascontiguousarray(weights)
 
     def add_outcomes(self, outcomes: Outcomes) -> None:
         """A single pot's run-outs resolved without fractions (``OddsGame.known_hands``)."""
@@ -224,6 +224,20 @@ _NONE = np.zeros(0, dtype=np.int64)
 _FIGURE_ROWS = {"strength": 0, "low_strength": 1, "value": 2}
 """Each figure's row in ``DiscardScore.scores``."""
 _NO_WEIGHTS = np.zeros(0, dtype=np.float64)
+
+
+def _cards_in_place(
+    hands: list[Matrix], table: Matrix
+) -> tuple[tuple[tuple[Matrix, tuple[int, int, int]], ...], Matrix, tuple[int, int, int], int]:
+    """A chunk's cards as the compiled chunk calls read them: each seat's and the table's
+    buffer and strides (``in_place``, no copies), and its run-outs."""
+    table_cards, table_strides = in_place(table)
+    return (
+        tuple(in_place(hand) for hand in hands),
+        table_cards,
+        table_strides,
+        run_outs(hands, table),
+    )
 
 
 def _bucket_sum(buckets: npt.NDArray[np.float64]) -> float:
