@@ -17,7 +17,7 @@ from evaluators.game_rules import Results
 from evaluators.inputs import Declaration, Game, ShowdownRequest
 from evaluators.kernels import _odds
 from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import CompiledPot, Declarations, Figures, OddsGame, Split
+from evaluators.odds.rules import CompiledPot, Declarations, Figures, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, Resolution
 from evaluators.showdown import (
@@ -182,11 +182,10 @@ RULES = point_totals.game_rules(
     table_max=5,
     resolve=resolve,
     check_showdown=check_declarations,
-    odds=OddsGame(
+    odds=array_showdown.discard_odds(
+        ODDS_DISCARD,
         hand_min=3,
         hand_max=3,
-        figures=array_showdown.discard_figures(ODDS_DISCARD),
-        discard=ODDS_DISCARD,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.DECLARED, second="low_strength", instant_pot=2, goes=goes),
         runout_cost=UnitCost(cpu_ns=128, bytes=112),

@@ -10,7 +10,6 @@ from evaluators import point_totals
 from evaluators.costs import UnitCost
 from evaluators.inputs import Game
 from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import OddsGame
 from evaluators.point_totals import FACES, PointValues
 
 SUMMARY = (
@@ -37,11 +36,10 @@ RULES = point_totals.game_rules(
     summary=SUMMARY,
     hand_max=5,
     table_max=7,
-    odds=OddsGame(
+    odds=array_showdown.discard_odds(
+        ODDS_DISCARD,
         hand_min=5,
         hand_max=5,
-        figures=array_showdown.discard_figures(ODDS_DISCARD),
-        discard=ODDS_DISCARD,
         showdown=point_totals.odds_high_low,
         pot=point_totals.ODDS_HIGH_LOW,
         runout_cost=UnitCost(cpu_ns=160, bytes=96),

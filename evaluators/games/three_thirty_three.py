@@ -32,7 +32,7 @@ from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
+from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.results import BatchResult, Detail, Evaluation
 from evaluators.showdown import resolve_single_pot
 
@@ -193,11 +193,10 @@ RULES = GameRules(
     figures=figures,
     detail=BlackjackDetail,
     aliases=("333",),
-    odds=OddsGame(
+    odds=array_showdown.discard_odds(
+        ODDS_DISCARD,
         hand_min=3,
         hand_max=3,
-        figures=array_showdown.discard_figures(ODDS_DISCARD),
-        discard=ODDS_DISCARD,
         showdown=odds_showdown,
         pot=CompiledPot(_odds.BEST, instant_pot=0),
         runout_cost=UnitCost(cpu_ns=80, bytes=64),

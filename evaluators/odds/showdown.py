@@ -15,10 +15,12 @@ from typing import TypeVar
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.costs import UnitCost
 from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Options
 from evaluators.kernels import _odds
 from evaluators.odds.rules import (
+    CompiledPot,
     DiscardScore,
     Figure,
     Figures,
@@ -26,6 +28,8 @@ from evaluators.odds.rules import (
     Fractions,
     Mask,
     Matrix,
+    OddsGame,
+    PotRule,
     Split,
     as_figure,
 )
@@ -70,6 +74,29 @@ def in_place(cards: Matrix) -> tuple[Matrix, tuple[int, int, int]]:
     if cards.T.flags.c_contiguous:
         return cards.T, (1, count, width)
     return np.ascontiguousarray(cards), (width, 1, width)
+
+
+def discard_odds(
+    discard: DiscardScore,
+    *,
+    hand_min: int,
+    hand_max: int,
+    showdown: PotRule,
+    pot: CompiledPot,
+    runout_cost: UnitCost,
+) -> OddsGame:
+    """A discard game's Odds rules: its figures made by the discard rule from ``discard``,
+    per seat (``discard_figures``) and per chunk in the compiled tally, so the game states
+    its discard score once."""
+    return OddsGame(
+        hand_min=hand_min,
+        hand_max=hand_max,
+        figures=discard_figures(discard),
+        discard=discard,
+        showdown=showdown,
+        pot=pot,
+        runout_cost=runout_cost,
+    )
 
 
 def discard_figures(discard: DiscardScore) -> FiguresOf:
