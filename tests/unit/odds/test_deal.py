@@ -31,7 +31,14 @@ def test_subset_sums_equal_sums_over_the_combination_rows(n: int, k: int) -> Non
     np.testing.assert_array_equal(subset_sums(values, k), values[rows].sum(axis=1))
 
 
-@pytest.mark.parametrize(("n", "k"), [(7, 5), (8, 4), (9, 1)])
+@pytest.mark.parametrize(
+    ("n", "k"),
+    [
+        pytest.param(7, 5, marks=pytest.mark.slow),
+        (8, 4),
+        pytest.param(9, 1, marks=pytest.mark.slow),
+    ],
+)
 def test_disjoint_set_halves_are_uniform_k_subsets_with_their_sums(n: int, k: int) -> None:
     values = np.random.default_rng(n).integers(0, 1 << 40, size=n)
     halves = set_halves(values, k)
@@ -101,7 +108,11 @@ def _completion_key(plan: Plan, row: list[int]) -> tuple[int, ...]:
         Plan((1, 3, 4, 8, 9, 12, 20, 21), (2, 1), 2, True, 0),
     ],
 )
-@pytest.mark.parametrize("sample", [sample_completions, sample_completions_numpy])
+@pytest.mark.parametrize(
+    "sample",
+    # The numpy reference is held to the kernel (test_kernels_deal); its own check is slow.
+    [sample_completions, pytest.param(sample_completions_numpy, marks=pytest.mark.slow)],
+)
 def test_sampled_completions_follow_the_exact_probabilities(
     plan: Plan, sample: Callable[[Plan, np.random.Generator, int], np.ndarray]
 ) -> None:
