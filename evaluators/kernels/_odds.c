@@ -447,6 +447,39 @@ PyDoc_STRVAR(tally_doc,
 "weight. squares: float64, 2 x seats: each seat's share of the whole pot squared,\n"
 "weighted, summed (then the compensations). Adds, never overwrites.");
 
+/* The tally's layout for `seats` seats and `pots` pots over `count` run-outs. */
+static Layout
+layout_of(int seats, int pots, Py_ssize_t count)
+{
+    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
+    at.shares = (Py_ssize_t)seats * pots * at.buckets;
+    at.items = at.shares + seats + 2;
+    return at;
+}
+
+/* A chunk call's tally: its weights (empty: every run-out counts once), the call's running
+ * sums and squares checked against the layout, and the chunk's own zeroed counts and sums,
+ * freed with PyMem_RawFree(t->counts). -1 with a Python error when a buffer does not fit. */
+static int
+open_tally(const Layout *at, const Py_buffer *weights, const Py_buffer *sums,
+           const Py_buffer *squares, Tally *t, Sums *out, Sums *added_squares)
+{
+    if ((weights->len && expect_items(weights, at->count, 8, "weights")) ||
+        expect_items(sums, 2 * at->items, 8, "sums") ||
+        expect_items(squares, 2 * at->seats, 8, "squares"))
+        return -1;
+    void *own = PyMem_RawCalloc((size_t)at->items, (LANES + 2) * sizeof(double));
+    if (!own) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    *t = (Tally){.weights = weights->len ? weights->buf : NULL, .counts = own};
+    t->sums = (Sums){(double *)own + LANES * at->items, (double *)own + (LANES + 1) * at->items};
+    *out = (Sums){sums->buf, (double *)sums->buf + at->items};
+    *added_squares = (Sums){squares->buf, (double *)squares->buf + at->seats};
+    return 0;
+}
+
 static PyObject *
 tally_entry(PyObject *module, PyObject *args)
 {
@@ -466,38 +499,25 @@ tally_entry(PyObject *module, PyObject *args)
                      shape, pots, instant_pot, seats, SHAPES, MAX_SEATS);
         goto fail;
     }
-    Layout at = {seats, pots, 2 * seats + 1, 0, 0, 0};
-    at.count = v[0].len / 8 / seats;
-    at.shares = (Py_ssize_t)seats * pots * at.buckets;
-    at.items = at.shares + seats + 2;
+    Layout at = layout_of(seats, pots, v[0].len / 8 / seats);
     int seconds = shape == HALVES || shape == DECLARED;
     int declared = shape == DECLARED;
     if (expect_items(&v[0], seats * at.count, 8, "key") ||
         expect_items(&v[1], seconds ? seats * at.count : 0, 8, "second") ||
         expect_items(&v[2], instant_pot >= 0 ? seats * at.count : 0, 8, "out_after") ||
         expect_items(&v[3], declared ? seats : 0, 1, "goes_high") ||
-        expect_items(&v[4], declared ? seats : 0, 1, "goes_low") ||
-        (v[5].len && expect_items(&v[5], at.count, 8, "weights")) ||
-        expect_items(&v[6], 2 * at.items, 8, "sums") ||
-        expect_items(&v[7], 2 * seats, 8, "squares"))
+        expect_items(&v[4], declared ? seats : 0, 1, "goes_low"))
         goto fail;
     Rule rule = {shape, instant_pot, split_at, v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf};
-    Tally t = {.weights = v[5].len ? v[5].buf : NULL};
-    /* The chunk's own counts (LANES copies) or sums, zeroed: counts, sums, carries. */
-    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
-    if (!own) {
-        PyErr_NoMemory();
+    Tally t;
+    Sums out, squares;
+    if (open_tally(&at, &v[5], &v[6], &v[7], &t, &out, &squares))
         goto fail;
-    }
-    t.counts = own;
-    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
-    Sums out = {v[6].buf, (double *)v[6].buf + at.items};
-    Sums squares = {v[7].buf, (double *)v[7].buf + seats};
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = tally(&rule, &at, &t, out, squares);
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(own);
+    PyMem_RawFree(t.counts);
     if (failed) {
         PyErr_NoMemory();
         goto fail;
@@ -712,37 +732,26 @@ discard_tally_entry(PyObject *module, PyObject *args)
             check_cards(&held[s], hand, count, "hand"))
             goto fail;
     }
-    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
-    at.shares = (Py_ssize_t)seats * pots * at.buckets;
-    at.items = at.shares + seats + 2;
+    Layout at = layout_of(seats, pots, count);
     int declared = shape == DECLARED;
     if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
         expect_items(&v[1], declared ? seats : 0, 1, "goes_low") ||
         expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores") ||
-        check_cards(&v[4], &game.table, count, "table") ||
-        (v[5].len && expect_items(&v[5], count, 8, "weights")) ||
-        expect_items(&v[6], 2 * at.items, 8, "sums") ||
-        expect_items(&v[7], 2 * seats, 8, "squares"))
+        check_cards(&v[4], &game.table, count, "table"))
         goto fail;
     game.values = v[2].buf;
     game.scores = v[3].buf;
     game.second = second;
     Rule rule = {shape, instant_pot, split_at, NULL, NULL, NULL, v[0].buf, v[1].buf};
-    Tally t = {.weights = v[5].len ? v[5].buf : NULL};
-    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
-    if (!own) {
-        PyErr_NoMemory();
+    Tally t;
+    Sums out, squares;
+    if (open_tally(&at, &v[5], &v[6], &v[7], &t, &out, &squares))
         goto fail;
-    }
-    t.counts = own;
-    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
-    Sums out = {v[6].buf, (double *)v[6].buf + at.items};
-    Sums squares = {v[7].buf, (double *)v[7].buf + seats};
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = discard_tally(&game, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(own);
+    PyMem_RawFree(t.counts);
     if (failed) {
         PyErr_NoMemory();
         goto fail;
@@ -973,30 +982,19 @@ scored_tally_entry(PyObject *module, PyObject *args)
             goto fail;
         }
     }
-    Layout at = {seats, pots, 2 * seats + 1, count, 0, 0};
-    at.shares = (Py_ssize_t)seats * pots * at.buckets;
-    at.items = at.shares + seats + 2;
-    if (check_cards(&v[0], &game->table, count, "table") ||
-        (v[1].len && expect_items(&v[1], count, 8, "weights")) ||
-        expect_items(&v[2], 2 * at.items, 8, "sums") ||
-        expect_items(&v[3], 2 * seats, 8, "squares"))
+    Layout at = layout_of(seats, pots, count);
+    if (check_cards(&v[0], &game->table, count, "table"))
         goto fail;
     Rule rule = {shape, -1, split_at, NULL, NULL, NULL, NULL, NULL};
-    Tally t = {.weights = v[1].len ? v[1].buf : NULL};
-    void *own = PyMem_RawCalloc((size_t)at.items, (LANES + 2) * sizeof(double));
-    if (!own) {
-        PyErr_NoMemory();
+    Tally t;
+    Sums out, squares;
+    if (open_tally(&at, &v[1], &v[2], &v[3], &t, &out, &squares))
         goto fail;
-    }
-    t.counts = own;
-    t.sums = (Sums){(double *)own + LANES * at.items, (double *)own + (LANES + 1) * at.items};
-    Sums out = {v[2].buf, (double *)v[2].buf + at.items};
-    Sums squares = {v[3].buf, (double *)v[3].buf + seats};
     int failed;
     Py_BEGIN_ALLOW_THREADS
     failed = scored_tally(game, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
-    PyMem_RawFree(own);
+    PyMem_RawFree(t.counts);
     if (failed) {
         PyErr_NoMemory();
         goto fail;
