@@ -397,6 +397,12 @@ class Run:
     def over(self) -> bool:
         return self.stop.is_set() or time.perf_counter() >= self.deadline
 
+    def may_finish(self) -> bool:
+        """Whether a call begun within the run may still be finished (a request whose
+        stream broke under it, sent again): not stopped, and within ``END_GRACE_S`` of the
+        run's end, as a unary call in flight then is."""
+        return not self.stop.is_set() and self.timeout(math.inf) > 0
+
     def timeout(self, own: float) -> float:
         """A call's deadline from now: ``own``, cut to the run's end plus ``END_GRACE_S``."""
         return min(own, max(0.0, self.deadline + END_GRACE_S - time.perf_counter()))
@@ -502,7 +508,7 @@ def _one_stream(
     except grpc.RpcError as error:
         if next_index is None:
             return None, False
-        if _broken_under_us(error, opened, timeout) and may_resend and not run.over():
+        if _broken_under_us(error, opened, timeout) and may_resend and run.may_finish():
             return next_index, True
         tally.count(error.code().name, time.perf_counter() - started, run.pool.bad[next_index])
         return run.next_index(), False
