@@ -39,7 +39,10 @@ TIMING = """
 import json, sys, time
 from evaluators.inputs import Declaration
 from evaluators.odds import odds
-from evaluators.odds import read_odds
+try:
+    from evaluators.odds import read_odds
+except ImportError:  # trees before the odds package (issue 24's base, 9086968)
+    from evaluators.odds_request import read_odds
 from evaluators.inputs import Game
 from evaluators.registry import GAMES
 game = Game(sys.argv[1])
