@@ -31,6 +31,13 @@ under load: lines on stderr that are not JSON), ``idle_connections`` (2,100 idle
 connections to a server with 2,048 descriptors: 4 new calls meanwhile and 12 s later) and
 ``sigterm`` (SIGTERM during unary calls and a 1,000M-sample Odds call, allowed by the
 server's flags: each call's code, time to exit).
+
+``--below --front nghttpx`` runs ``rapid_reset`` and ``ping_flood`` straight at the server
+(``*_direct``) and through nghttpx in front of it (``benchmarks.front`` with
+``front/nghttpx.conf``, the deployment's front), its CPU counted with the server's; each
+again through it with attackers that reconnect as soon as a connection is ended
+(``*_reconnecting``); and ``hop``: a quiet caller's unary p50/p99 and a 100,000-hand
+batch, direct against through nghttpx (interleaved rounds, medians).
 """
 
 from __future__ import annotations
@@ -49,11 +56,18 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+import numpy as np
 
 from benchmarks import transport_attacks
+from benchmarks.front import start_front
 from benchmarks.hostile_requests import cpu_seconds
 from benchmarks.launcher import ServerProcess, start_server
-from service.client.typed_client import evaluate_request, odds_request
+from service.client.typed_client import (
+    batch_request,
+    channel_options,
+    evaluate_request,
+    odds_request,
+)
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -246,10 +260,12 @@ def _p50_ms(report: dict[str, Any]) -> float:
     return float(report["p50_ms"])
 
 
-def _attacker(kind: str, target: str, seconds: float, connections: int) -> subprocess.Popen[str]:
+def _attacker(
+    kind: str, target: str, seconds: float, connections: int, *flags: str
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "benchmarks.transport_attacks", kind, target,
-         "--seconds", str(seconds), "--connections", str(connections)],
+         "--seconds", str(seconds), "--connections", str(connections), *flags],
         cwd=ROOT, stdout=subprocess.PIPE, text=True,
     )  # fmt: skip
 
@@ -306,30 +322,91 @@ def burst(checkout: Path) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def transport_attack(checkout: Path, kind: str, seconds: float) -> dict[str, Any]:
+def transport_attack(
+    checkout: Path, kind: str, seconds: float, front: bool = False, *flags: str
+) -> dict[str, Any]:
     """A polite client quiet, then during the attack; and the server's CPU over the attack
-    with nobody else calling (a second attack as long), against the attacker's."""
+    with nobody else calling (a second attack as long), against the attacker's. With
+    ``front``, nghttpx (``benchmarks.front``) stands before the server and everyone, polite
+    client and attackers, calls through it; its CPU counts with the server's. ``flags`` go
+    to the attacker (``--reconnect``)."""
     server = serve(checkout)
+    proxy = start_front(server.port) if front else None
+    target = proxy.target if proxy else server.target
     try:
-        quiet = asyncio.run(polite(server.target, 500, ATTACK_PHASE_SECONDS))
-        attacker = _attacker(kind, server.target, seconds, ATTACK_CONNECTIONS)
+        quiet = asyncio.run(polite(target, 500, ATTACK_PHASE_SECONDS))
+        attacker = _attacker(kind, target, seconds, ATTACK_CONNECTIONS, *flags)
         time.sleep(1.0)
-        attacked = asyncio.run(polite(server.target, 10**6, seconds - 2.0))
+        attacked = asyncio.run(polite(target, 10**6, seconds - 2.0))
         result = json.loads(attacker.communicate()[0])
-        began = cpu_seconds(server.pid)
-        alone = _attacker(kind, server.target, seconds, ATTACK_CONNECTIONS)
+        proxy_pids = proxy.pids() if proxy else []
+        began, proxy_began = cpu_seconds(server.pid), sum(map(cpu_seconds, proxy_pids))
+        alone = _attacker(kind, target, seconds, ATTACK_CONNECTIONS, *flags)
         alone_result = json.loads(alone.communicate()[0])
         server_cpu = cpu_seconds(server.pid) - began
-        after = asyncio.run(polite(server.target, 200, ATTACK_PHASE_SECONDS))
+        proxy_cpu = sum(map(cpu_seconds, proxy_pids)) - proxy_began
+        after = asyncio.run(polite(target, 200, ATTACK_PHASE_SECONDS))
     finally:
+        if proxy:
+            proxy.stop()
         server.stop()
+    attacker_cpu = max(alone_result["attacker_cpu_s"], 0.01)
     return {
         "quiet": quiet, "attacked": attacked, "after": after,
         "p50_ratio": round(_p50_ms(attacked) / max(_p50_ms(quiet), 1e-3), 2),
         "attacker": result, "attacker_alone": alone_result,
         "server_cpu_s_alone": round(server_cpu, 2),
-        "server_to_attacker_cpu": round(server_cpu / max(alone_result["attacker_cpu_s"], 0.01), 1),
+        **({"front_cpu_s_alone": round(proxy_cpu, 2)} if proxy else {}),
+        "server_to_attacker_cpu": round((server_cpu + proxy_cpu) / attacker_cpu, 1),
     }  # fmt: skip
+
+
+HOP_ROUNDS = 5
+HOP_CALLS = 300
+BATCH_HANDS = 100_000
+
+
+def _batch_seconds(target: str, request: bytes) -> float:
+    """One ``BATCH_HANDS``-hand EvaluateBatch, seconds to the whole reply."""
+    with grpc.insecure_channel(target, options=channel_options(retries=False)) as channel:
+        call = channel.unary_unary("/handeval.v1.HandEvaluator/EvaluateBatch")
+        began = time.perf_counter()
+        call(request, timeout=60)
+        return time.perf_counter() - began
+
+
+def front_hop(checkout: Path) -> dict[str, Any]:
+    """What the extra hop costs a polite caller, quiet: unary p50/p99 and a 100k-hand batch,
+    direct and through nghttpx in interleaved rounds (medians)."""
+    server = serve(checkout)
+    proxy = start_front(server.port)
+    hands = np.random.default_rng(7).permuted(
+        np.tile(np.arange(52, dtype=np.uint8), (BATCH_HANDS, 1)), axis=1
+    )
+    request = bytes(batch_request("poker", hands[:, :7], columns=True).SerializeToString())
+    rounds: dict[str, list[dict[str, Any]]] = {"direct": [], "front": []}
+    batches: dict[str, list[float]] = {"direct": [], "front": []}
+    try:
+        for _ in range(HOP_ROUNDS):
+            for name, target in (("direct", server.target), ("front", proxy.target)):
+                rounds[name].append(asyncio.run(polite(target, HOP_CALLS, ATTACK_PHASE_SECONDS)))
+                batches[name].append(_batch_seconds(target, request))
+    finally:
+        proxy.stop()
+        server.stop()
+    report: dict[str, Any] = {}
+    for name in rounds:
+        report[name] = {
+            "p50_ms": statistics.median(_p50_ms(r) for r in rounds[name]),
+            "p99_ms": statistics.median(float(r["p99_ms"]) for r in rounds[name]),
+            "failures": sum(sum(r["failures"].values()) for r in rounds[name]),
+            "batch_100k_s": round(statistics.median(batches[name]), 3),
+        }
+    report["p50_ratio"] = round(report["front"]["p50_ms"] / report["direct"]["p50_ms"], 2)
+    report["batch_ratio"] = round(
+        report["front"]["batch_100k_s"] / report["direct"]["batch_100k_s"], 2
+    )
+    return report
 
 
 def scrapers(checkout: Path, seconds: float) -> dict[str, Any]:
@@ -445,8 +522,27 @@ def sigterm(checkout: Path) -> dict[str, Any]:
     return _sigterm_under_load(serve(checkout, "--grace-seconds", "10", *ALLOW_LONG_ODDS))
 
 
-def below(checkout: Path, attack_seconds: float) -> dict[str, Any]:
+def below(checkout: Path, attack_seconds: float, front: str | None = None) -> dict[str, Any]:
+    """Every row; with ``front`` (``nghttpx``) only the attacks a front stops, straight at
+    the server and through the front side by side, and what its hop costs."""
     print(f"load {Path('/proc/loadavg').read_text().strip()}", file=sys.stderr)
+    if front:
+        flood_seconds = min(attack_seconds, 10.0)
+        return {
+            "front": front,
+            "rapid_reset_direct": transport_attack(checkout, "rapid-reset", attack_seconds),
+            "ping_flood_direct": transport_attack(checkout, "ping-flood", flood_seconds),
+            "rapid_reset": transport_attack(checkout, "rapid-reset", attack_seconds, True),
+            "ping_flood": transport_attack(checkout, "ping-flood", flood_seconds, True),
+            "rapid_reset_reconnecting": transport_attack(
+                checkout, "rapid-reset", attack_seconds, True, "--reconnect"
+            ),
+            "ping_flood_reconnecting": transport_attack(
+                checkout, "ping-flood", flood_seconds, True, "--reconnect"
+            ),
+            "hop": front_hop(checkout),
+            "load_after": Path("/proc/loadavg").read_text().strip(),
+        }
     return {
         "burst": burst(checkout),
         "rapid_reset": transport_attack(checkout, "rapid-reset", attack_seconds),
@@ -474,6 +570,11 @@ def main(argv: list[str] | None = None) -> int:
     )  # fmt: skip
     parser.add_argument("--below", action="store_true", help="the attacks below the servicer")
     parser.add_argument("--attack-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--front", choices=("nghttpx",),
+        help="with --below: rapid reset and the PING flood through this front proxy "
+        "(front/nghttpx.conf), and its hop's cost to a quiet caller",
+    )  # fmt: skip
     options = parser.parse_args(argv)
     if options.cost is not None:
         checkout = options.checkout.resolve()
@@ -481,7 +582,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"checkout": str(options.checkout), **costs}))
         return 0
     if options.below:
-        report = below(options.checkout.resolve(), options.attack_seconds)
+        report = below(options.checkout.resolve(), options.attack_seconds, options.front)
         print(json.dumps({"checkout": str(options.checkout), **report}))
         return 0
     process, target = start(options.checkout.resolve())

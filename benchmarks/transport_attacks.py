@@ -12,7 +12,9 @@ not the measuring client's: ``python -m benchmarks.transport_attacks KIND HOST:P
 ``grpc-timeout``, 10,000 headers, replies left unsent on dropped connections).
 
 An attacker goes on after GOAWAY (with ``--until-goaway`` each connection stops at its
-first); a connection the server closes is not reopened. Prints one JSON
+first); a connection the server closes (seen by the reader, or as a reset or broken pipe
+under a write) is not reopened, unless ``--reconnect``: then each is replaced by a new one
+at once, for the whole attack, as a determined attacker would. Prints one JSON
 object: frames sent, connections ended by the server (and GOAWAYs seen), and the
 attacker's own CPU seconds, the yardstick for the server's.
 """
@@ -39,9 +41,18 @@ REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d").SerializeToString()
 @dataclass
 class Tally:
     sent: int = 0
+    opened: int = 0
     ended: int = 0
     goaways: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _ended_by_server(tally: Tally, closed: threading.Event) -> None:
+    """Count the connection once as ended by the server, unless we closed it first."""
+    with tally.lock:
+        if not closed.is_set():
+            tally.ended += 1
+        closed.set()
 
 
 def _read_until_closed(
@@ -66,16 +77,19 @@ def _read_until_closed(
     except OSError:
         pass
     finally:
-        if not closed.is_set():
-            with tally.lock:
-                tally.ended += 1
-        closed.set()
+        _ended_by_server(tally, closed)
 
 
 def _attack(
     host: str, port: int, kind: str, until: float, tally: Tally, until_goaway: bool
 ) -> None:
-    connection = raw_h2.open_connection(host, port)
+    try:
+        connection = raw_h2.open_connection(host, port)
+    except OSError:
+        time.sleep(0.01)  # refused: a reconnecting attacker tries again
+        return
+    with tally.lock:
+        tally.opened += 1
     closed, goaways = threading.Event(), threading.Event()
     reader = threading.Thread(target=_read_until_closed, args=(connection, tally, closed, goaways))
     reader.start()
@@ -98,10 +112,13 @@ def _attack(
             connection.sendall(b"".join(frames))
             with tally.lock:
                 tally.sent += FRAMES_PER_WRITE
+    except ConnectionError:  # reset or broken pipe: the server closed it under our write
+        _ended_by_server(tally, closed)
     except OSError:
         pass
     finally:
-        closed.set()  # before closing: the reader does not count our own close
+        with tally.lock:
+            closed.set()  # before closing: the reader does not count our own close
         connection.close()
         reader.join()
 
@@ -157,8 +174,24 @@ def log_flood(port: int, connections: int) -> None:
             _send_and_drop(port, calls, window=0)
 
 
+def _attack_until(
+    host: str, port: int, kind: str, until: float, tally: Tally, flags: tuple[bool, bool]
+) -> None:
+    """One attacking connection; with ``reconnect``, a new one each time the server ends
+    it, until the attack's end."""
+    until_goaway, reconnect = flags
+    _attack(host, port, kind, until, tally, until_goaway)
+    while reconnect and time.monotonic() < until:
+        _attack(host, port, kind, until, tally, until_goaway)
+
+
 def run(
-    kind: str, target: str, seconds: float, connections: int, until_goaway: bool = False
+    kind: str,
+    target: str,
+    seconds: float,
+    connections: int,
+    until_goaway: bool = False,
+    reconnect: bool = False,
 ) -> dict[str, object]:
     host, port = target.rsplit(":", 1)
     tally = Tally()
@@ -169,7 +202,8 @@ def run(
         until = time.monotonic() + seconds
         attackers = [
             threading.Thread(
-                target=_attack, args=(host, int(port), kind, until, tally, until_goaway)
+                target=_attack_until,
+                args=(host, int(port), kind, until, tally, (until_goaway, reconnect)),
             )
             for _ in range(connections)
         ]
@@ -182,6 +216,7 @@ def run(
         "kind": kind,
         "connections": connections,
         "frames_sent": tally.sent,
+        "connections_opened": tally.opened,
         "connections_ended_by_server": tally.ended,
         "goaways": tally.goaways,
         "attacker_cpu_s": round(ended.user + ended.system - began.user - began.system, 2),
@@ -197,9 +232,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--until-goaway", action="store_true", help="a connection stops at its first GOAWAY"
     )
+    parser.add_argument(
+        "--reconnect", action="store_true",
+        help="open a new connection each time the server ends one, until --seconds are up",
+    )  # fmt: skip
     options = parser.parse_args(argv)
     report = run(options.kind, options.target, options.seconds, options.connections,
-                 options.until_goaway)  # fmt: skip
+                 options.until_goaway, options.reconnect)  # fmt: skip
     print(json.dumps(report))
     return 0
 
