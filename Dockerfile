@@ -31,11 +31,22 @@ RUN pip install --no-cache-dir . \
  && python -P -c "from service.server.serve import warm_up; print('warm-up seconds:', warm_up())"
 
 FROM ${BASE} AS runtime
-RUN groupadd --system --gid 10001 handeval \
+# nghttpx (Debian's nghttp2-proxy, 1.52.0-1+deb12u1 or later: the CVE-2023-44487 stream-reset
+# rate limit) is the HTTP/2 front the k8s manifests run beside the server (docs/deploy.md):
+# it ends rapid-reset and PING-flooding connections, which gRPC's core keeps serving. The
+# offline build's base has it already; the image does not build without it.
+RUN if ! command -v nghttpx >/dev/null; then \
+      apt-get update \
+      && apt-get install -y --no-install-recommends "nghttp2-proxy=1.52.0-1+deb12u*" \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi \
+ && nghttpx --version \
+ && groupadd --system --gid 10001 handeval \
  && useradd --system --no-log-init --uid 10001 --gid handeval \
       --home-dir /nonexistent --shell /usr/sbin/nologin handeval \
  && install -d -o 10001 -g 10001 -m 0750 /tmp/metrics
 COPY --from=build /opt/venv /opt/venv
+COPY front/nghttpx.conf /etc/handeval/nghttpx.conf
 # The root filesystem can be read-only: the only writable path the service needs is
 # PROMETHEUS_MULTIPROC_DIR (under /tmp; mount a tmpfs/emptyDir there).
 ENV PATH=/opt/venv/bin:$PATH \

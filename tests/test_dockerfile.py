@@ -231,7 +231,9 @@ def test_every_copied_path_is_in_the_build_context() -> None:
         "protos",
         "evaluators",
         "service",
+        "front",
     }
+    assert [name for name in context if name.startswith("front/")] == ["front/nghttpx.conf"]
     assert "protos/handeval/v1/handeval.proto" in context
     assert all(name.endswith(".proto") for name in context if name.startswith("protos/"))
     assert not any("node_modules" in name or "__pycache__" in name for name in context)

@@ -80,10 +80,18 @@ def _one(objs: list[Obj], kind: str, name: str | None = None) -> Obj:
     return found[0]
 
 
-def _container(objs: list[Obj]) -> Obj:
-    containers = _one(objs, "Deployment")["spec"]["template"]["spec"]["containers"]
-    assert len(containers) == 1
-    return dict(containers[0])
+def _containers(objs: list[Obj]) -> list[Obj]:
+    return list(_one(objs, "Deployment")["spec"]["template"]["spec"]["containers"])
+
+
+def _container(objs: list[Obj], name: str = "handeval") -> Obj:
+    [container] = [c for c in _containers(objs) if c["name"] == name]
+    return dict(container)
+
+
+def _pod_ports(objs: list[Obj]) -> dict[str, int]:
+    """Every container's named ports: the pod's, which probes and Services reach."""
+    return {name: port for c in _containers(objs) for name, port in _ports(c).items()}
 
 
 def _config(objs: list[Obj]) -> dict[str, str]:
@@ -91,7 +99,7 @@ def _config(objs: list[Obj]) -> dict[str, str]:
 
 
 def _ports(container: Obj) -> dict[str, int]:
-    return {p["name"]: p["containerPort"] for p in container["ports"]}
+    return {p["name"]: p["containerPort"] for p in container.get("ports", [])}
 
 
 def _selects(selector: dict[str, str], labels: dict[str, str]) -> bool:
@@ -173,10 +181,33 @@ def test_image_tag_is_the_project_version(base: list[Obj]) -> None:
 
 
 def test_readiness_probe_asks_grpc_health_for_the_evaluator_service(base: list[Obj]) -> None:
-    container = _container(base)
-    probe = container["readinessProbe"]["grpc"]
+    """Through the front's gRPC port: the pod is ready when the front and the server are."""
+    probe = _container(base)["readinessProbe"]["grpc"]
     assert probe["service"] == READINESS_SERVICE
-    assert probe["port"] == _ports(container)["grpc"] == int(_config(base)["HANDEVAL_PORT"])
+    assert probe["port"] == _ports(_container(base, "front"))["grpc"]
+
+
+def _front_args(objs: list[Obj]) -> dict[str, str]:
+    front = _container(objs, "front")
+    assert front["command"] == ["nghttpx"]
+    return dict(arg.removeprefix("--").split("=", 1) for arg in front["args"])
+
+
+def test_the_front_serves_the_grpc_port_and_forwards_to_the_server_on_loopback(
+    base: list[Obj],
+) -> None:
+    """nghttpx (the image's front/nghttpx.conf) listens in plaintext on the port the
+    Services and probes use, and forwards HTTP/2 to the server, which listens on the pod's
+    loopback only; /metrics stays on every interface for Prometheus."""
+    args = _front_args(base)
+    data = _config(base)
+    assert args["frontend"] == f"*,{_ports(_container(base, 'front'))['grpc']};no-tls"
+    assert args["backend"] == f"127.0.0.1,{data['HANDEVAL_PORT']};;proto=h2"
+    assert data["HANDEVAL_HOST"] == "127.0.0.1"
+    assert data["HANDEVAL_METRICS_HOST"] == "0.0.0.0"
+    copied = re.search(r"^COPY front/nghttpx\.conf (\S+)$", (ROOT / "Dockerfile").read_text(), re.M)
+    assert copied and args["conf"] == copied.group(1)
+    assert _container(base, "front")["image"] == _container(base)["image"]
 
 
 def test_liveness_and_startup_probes_ask_for_overall_health(base: list[Obj]) -> None:
@@ -184,7 +215,7 @@ def test_liveness_and_startup_probes_ask_for_overall_health(base: list[Obj]) -> 
     for name in ("livenessProbe", "startupProbe"):
         probe = container[name]["grpc"]
         assert probe.get("service", "") == "", name
-        assert probe["port"] == _ports(container)["grpc"], name
+        assert probe["port"] == _pod_ports(base)["grpc"], name
 
 
 def test_liveness_tolerates_more_than_one_missed_check(base: list[Obj]) -> None:
@@ -193,16 +224,18 @@ def test_liveness_tolerates_more_than_one_missed_check(base: list[Obj]) -> None:
     assert liveness["timeoutSeconds"] < liveness["periodSeconds"]
 
 
-def test_container_runs_non_root_read_only_without_capabilities(base: list[Obj]) -> None:
+def test_containers_run_non_root_read_only_without_capabilities(base: list[Obj]) -> None:
     pod = _one(base, "Deployment")["spec"]["template"]["spec"]
-    context = _container(base)["securityContext"]
     assert pod["securityContext"]["runAsNonRoot"] is True
-    assert context["runAsNonRoot"] is True
-    assert context["runAsUser"] != 0
-    assert context["readOnlyRootFilesystem"] is True
-    assert context["allowPrivilegeEscalation"] is False
-    assert context["capabilities"]["drop"] == ["ALL"]
-    assert "add" not in context["capabilities"]
+    assert [c["name"] for c in _containers(base)] == ["handeval", "front"]
+    for container in _containers(base):
+        context = container["securityContext"]
+        assert context["runAsNonRoot"] is True
+        assert context["runAsUser"] != 0
+        assert context["readOnlyRootFilesystem"] is True
+        assert context["allowPrivilegeEscalation"] is False
+        assert context["capabilities"]["drop"] == ["ALL"]
+        assert "add" not in context["capabilities"]
 
 
 def test_run_as_user_is_the_images_user() -> None:
@@ -223,6 +256,24 @@ def test_termination_grace_exceeds_prestop_sleep_plus_server_grace(base: list[Ob
     assert pod["terminationGracePeriodSeconds"] > pre_stop + server_grace
 
 
+def test_the_front_drains_after_the_servers_prestop_and_outlasts_its_grace(
+    base: list[Obj],
+) -> None:
+    """The front keeps forwarding while the endpoint removal spreads, then stops gracefully
+    (SIGQUIT: GOAWAY, calls in flight finish; the kubelet's SIGTERM would cut them) and
+    waits out the server's drain, all within the pod's grace period."""
+    pod = _one(base, "Deployment")["spec"]["template"]["spec"]
+    server_pre_stop = float(_container(base)["lifecycle"]["preStop"]["exec"]["command"][1])
+    shell, flag, script = _container(base, "front")["lifecycle"]["preStop"]["exec"]["command"]
+    assert (shell, flag) == ("sh", "-c")
+    match = re.fullmatch(r"sleep (\d+) && kill -QUIT 1 && sleep (\d+)", script)
+    assert match, script
+    before, after = float(match.group(1)), float(match.group(2))
+    assert before == server_pre_stop
+    assert after > float(_config(base)["HANDEVAL_GRACE_SECONDS"])
+    assert pod["terminationGracePeriodSeconds"] > before + after
+
+
 def test_writable_paths_are_empty_dirs(base: list[Obj]) -> None:
     pod = _one(base, "Deployment")["spec"]["template"]["spec"]
     empty_dirs = {v["name"] for v in pod["volumes"] if "emptyDir" in v}
@@ -234,10 +285,11 @@ def test_writable_paths_are_empty_dirs(base: list[Obj]) -> None:
 
 
 def test_every_container_sets_requests_and_limits(base: list[Obj]) -> None:
-    resources = _container(base)["resources"]
-    for resource in ("cpu", "memory"):
-        assert resource in resources["requests"]
-        assert resource in resources["limits"]
+    for container in _containers(base):
+        resources = container["resources"]
+        for resource in ("cpu", "memory"):
+            assert resource in resources["requests"], container["name"]
+            assert resource in resources["limits"], container["name"]
 
 
 def test_hpa_scales_the_deployment_on_cpu_from_two_replicas(base: list[Obj]) -> None:
@@ -262,7 +314,7 @@ def test_pdb_allows_one_eviction_and_covers_the_pods(base: list[Obj]) -> None:
 
 def test_services_select_the_pods_and_target_named_container_ports(base: list[Obj]) -> None:
     pod_labels = _one(base, "Deployment")["spec"]["template"]["metadata"]["labels"]
-    container_ports = _ports(_container(base))
+    container_ports = _pod_ports(base)
     services = [o for o in base if o["kind"] == "Service"]
     for service in services:
         assert _selects(service["spec"]["selector"], pod_labels)
@@ -324,6 +376,9 @@ def test_config_map_holds_only_settings_the_server_reads_with_valid_values(
 def test_tls_overlay_moves_probes_to_a_plaintext_health_port(tls: list[Obj]) -> None:
     container = _container(tls)
     data = _config(tls)
+    assert [c["name"] for c in _containers(tls)] == ["handeval"], "the server ends TLS itself"
+    assert data["HANDEVAL_HOST"] == "0.0.0.0"
+    assert _ports(container)["grpc"] == int(data["HANDEVAL_PORT"])
     health_port = int(data["HANDEVAL_HEALTH_PORT"])
     assert health_port != int(data["HANDEVAL_PORT"])
     assert _ports(container)["health"] == health_port
