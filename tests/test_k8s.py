@@ -401,3 +401,17 @@ def test_tls_overlay_reads_its_files_from_the_mounted_secret(tls: list[Obj]) -> 
         assert data[key].startswith(directory), key
     assert secret["secretName"]
     assert _container(tls)["securityContext"]["readOnlyRootFilesystem"] is True
+
+
+def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_client_gets(
+    base: list[Obj], tls: list[Obj]
+) -> None:
+    """The front holds each client connection to its stream cap and carries every client's
+    calls to the server over a few connections, so the server's cap must be wider; without
+    the front (TLS) clients meet the server's default."""
+    conf = (ROOT / "front" / "nghttpx.conf").read_text().splitlines()
+    settings = dict(line.split("=", 1) for line in conf if line and not line.startswith("#"))
+    per_client = int(settings["frontend-http2-max-concurrent-streams"])
+    assert int(_config(base)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) > per_client
+    default = Settings.max_streams_per_connection
+    assert int(_config(tls)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) == default
