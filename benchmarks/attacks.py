@@ -60,7 +60,7 @@ import grpc
 import numpy as np
 
 from benchmarks import transport_attacks
-from benchmarks.front import start_front
+from benchmarks.front import BEHIND_FRONT, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from benchmarks.launcher import ServerProcess, start_server
 from service.client.typed_client import (
@@ -244,13 +244,6 @@ LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=
 grace): far longer than any grace, so SIGTERM finds it running; the server must allow it
 (``ALLOW_LONG_ODDS``), as tests/test_drain.py's does."""
 ALLOW_LONG_ODDS = ("--max-odds-samples", str(LONG_SAMPLES), "--cpu-budget-seconds", "100000")
-
-
-BEHIND_FRONT = ("--max-streams-per-connection", "1000")
-"""The server's flags behind the front, as k8s/base's ConfigMap sets them: the front holds
-each client to 100 streams, and carries every client's calls to the server on a few
-connections (with the server's 100, 1-4 of 5,000 calls in flight were refused in 3 of 7
-bursts, REFUSED_STREAM from the server through the front; with 1,000, none in 7)."""
 
 
 def serve(checkout: Path, *flags: str, fd_limit: int = 0) -> ServerProcess:

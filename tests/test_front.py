@@ -18,7 +18,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2
 
-from benchmarks.front import FrontProcess, start_front
+from benchmarks.front import BEHIND_FRONT, FrontProcess, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from service.client.typed_client import evaluate_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
@@ -35,7 +35,7 @@ def front(
     launch_server: Callable[..., ServerProcess],
 ) -> Iterator[tuple[FrontProcess, ServerProcess]]:
     require_tool("nghttpx", "Debian package `nghttp2-proxy`", also_in=Path("/usr/sbin"))
-    server = launch_server("--max-connection-age-seconds", "0")
+    server = launch_server("--max-connection-age-seconds", "0", *BEHIND_FRONT)
     proxy = start_front(server.port)
     yield proxy, server
     proxy.stop()

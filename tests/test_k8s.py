@@ -23,6 +23,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from benchmarks.front import BEHIND_FRONT
 from service.server.config import ENV_PREFIX, Settings
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -412,6 +413,8 @@ def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_clie
     conf = (ROOT / "front" / "nghttpx.conf").read_text().splitlines()
     settings = dict(line.split("=", 1) for line in conf if line and not line.startswith("#"))
     per_client = int(settings["frontend-http2-max-concurrent-streams"])
-    assert int(_config(base)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) > per_client
+    streams = _config(base)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]
+    assert int(streams) > per_client
+    assert ("--max-streams-per-connection", streams) == BEHIND_FRONT, "what tests run behind it"
     default = Settings.max_streams_per_connection
     assert int(_config(tls)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) == default
