@@ -202,7 +202,7 @@ def test_the_front_serves_the_grpc_port_and_forwards_to_the_server_on_loopback(
     loopback only; /metrics stays on every interface for Prometheus."""
     args = _front_args(base)
     data = _config(base)
-    assert args["frontend"] == f"*,{_ports(_container(base, 'front'))['grpc']};no-tls"
+    assert args["frontend"] == f"0.0.0.0,{_ports(_container(base, 'front'))['grpc']};no-tls"
     assert args["backend"] == f"127.0.0.1,{data['HANDEVAL_PORT']};;proto=h2"
     assert data["HANDEVAL_HOST"] == "127.0.0.1"
     assert data["HANDEVAL_METRICS_HOST"] == "0.0.0.0"
