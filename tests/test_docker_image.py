@@ -5,9 +5,10 @@ and no package index can be reached from a build: its build args point at local 
 bases and a wheelhouse served on loopback (both cached by content hash, so a second run
 reuses every layer). The container then runs on the host network with a read-only root, a
 tmpfs on /tmp and the image's own non-root user; the test waits for Docker's HEALTHCHECK
-to say healthy, calls Evaluate with the project's client and scrapes /metrics from the
-host, then ``docker stop`` (SIGTERM) must end in a clean drain: exit 0 after the
-``draining`` and ``stop`` log lines.
+to say healthy, calls Evaluate with the project's client, starts the image's nghttpx
+beside the server as the k8s ``front`` container runs it and calls through it, and scrapes
+/metrics from the host, then ``docker stop`` (SIGTERM) must end in a clean drain: exit 0
+after the ``draining`` and ``stop`` log lines.
 
 It all runs as one test so that xdist never builds or starts the image twice at once.
 Where Docker cannot run it skips and says why; under ``CI=true`` it fails instead.
@@ -25,12 +26,14 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import grpc
 import pytest
+from grpc_health.v1 import health_pb2
 from prometheus_client.parser import text_string_to_metric_families
 
 from service.client.typed_client import HandevalClient
 from service.gen.handeval.v1 import handeval_pb2 as pb
-from tests.conftest import ROOT, unavailable
+from tests.conftest import ROOT, health_status, unavailable
 from tests.test_metrics_http import scrape
 
 pytestmark = pytest.mark.e2e
@@ -152,6 +155,31 @@ def evaluations_counted(metrics_port: int) -> float:
         time.sleep(0.2)
 
 
+FRONT_SECONDS = 30.0
+
+
+def through_the_images_front(name: str, port: int) -> int:
+    """The image's nghttpx started in the running container as k8s/base's ``front``
+    container runs it (its conf file, the server as an HTTP/2 backend), on a free loopback
+    port; that port once a health Check through it answers."""
+    front_port = free_port()
+    started = docker(
+        "exec", "--detach", name, "nghttpx", "--conf=/etc/handeval/nghttpx.conf",
+        f"--frontend=127.0.0.1,{front_port};no-tls", f"--backend=127.0.0.1,{port};;proto=h2",
+        "--pid-file=/tmp/nghttpx.pid",
+    )  # fmt: skip
+    assert started.returncode == 0, started.stderr
+    deadline = time.monotonic() + FRONT_SECONDS
+    while True:
+        try:
+            if health_status(f"127.0.0.1:{front_port}") == health_pb2.HealthCheckResponse.SERVING:
+                return front_port
+        except grpc.RpcError:
+            pass
+        assert time.monotonic() < deadline, docker("logs", name).stderr[-3000:]
+        time.sleep(0.2)
+
+
 @pytest.fixture
 def container(image: str) -> Iterator[tuple[str, int, int]]:
     """The image running as deployed, on loopback ports: (name, gRPC port, metrics port)."""
@@ -188,6 +216,12 @@ def test_image_runs_read_only_as_non_root_serves_and_drains_on_sigterm(
     with HandevalClient(f"127.0.0.1:{port}", timeout=10) as client:
         evaluation = client.evaluate("tonk", "5h 6h 7h Kd 2c")
     assert evaluation.game == pb.GAME_TONK and evaluation.tonk.deadwood == 12
+
+    front_port = through_the_images_front(name, port)
+    with HandevalClient(f"127.0.0.1:{front_port}", timeout=10) as client:
+        assert client.evaluate("tonk", "5h 6h 7h Kd 2c").tonk.deadwood == 12
+    stopped_front = docker("exec", name, "sh", "-c", 'kill "$(cat /tmp/nghttpx.pid)"')
+    assert stopped_front.returncode == 0, stopped_front.stderr
 
     assert evaluations_counted(metrics_port) >= 1
 
