@@ -8,7 +8,9 @@ every problem, vectorised, for an ``InvalidRequest`` naming up to
 ``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
 (``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
 the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
-chunk by chunk. Strength points up, as everywhere.
+chunk by chunk. ``evaluate_batch`` does both in one pass where the game has a
+``screened_batch`` and the hands share a table, and the two-pass way for any batch that
+pass refuses. Strength points up, as everywhere.
 """
 
 from __future__ import annotations
