@@ -3,9 +3,10 @@ Everything else about the package is in pyproject.toml.
 
 Kernels: one CPython extension module per ``_*.c`` file under ``evaluators/kernels/``
 (and the reply writer under ``service/server/``), named for its file
-(``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``). They use the C API
-alone (buffers in, buffers out), so a build needs gcc and the Python headers, no other
-package; ``pip install -e .`` compiles them in place.
+(``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``), rebuilt when a header
+beside it changes (headers share structs between modules: a stale module would misread
+them). They use the C API alone (buffers in, buffers out), so a build needs gcc and the
+Python headers, no other package; ``pip install -e .`` compiles them in place.
 
 Contract: ``protos/`` is the one copy of the contract in git. The ``build_protos`` step
 (first of ``build``, so in an editable install too) writes into ``service/gen/``, as
@@ -121,6 +122,7 @@ setup(
         Extension(
             ".".join([*source.parent.parts, source.stem]),
             [str(source)],
+            depends=[str(header) for header in sorted(source.parent.glob("*.h"))],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Werror"],
         )
         for source in KERNEL_SOURCES

@@ -15,11 +15,17 @@ The ratios reported are medians of the per-round ratios (ours / OMPEval), each p
 measured moments apart, by wall time and by the scoring thread's CPU time (which other
 processes on a shared machine disturb far less: under load the wall-time ratio swings
 from round to round).
+
+``--against DIR [DIR ...]`` times other checkouts' validated batch path in the same rounds
+(a process of each tree per round, ``PYTHONPATH`` set to it, its compiled kernels built in
+place; the same hands, a warm-up call, then ``PASSES`` passes), for a before and after
+within one run: each tree's ratio to OMPEval, and this tree's to it.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import statistics
@@ -27,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -86,12 +92,37 @@ Rates = tuple[float, float]
 """Hands per second of wall time, and per second of the scoring thread's CPU time."""
 
 
+OTHER_TREE = """
+import json, statistics, sys, time
+from evaluators import batch
+from evaluators.inputs import Game, Options
+try:
+    from service.allocator import retain_freed_memory
+    retain_freed_memory()
+except ImportError:
+    pass
+packed = open(sys.argv[1], "rb").read()
+count, options = len(packed) // 7, Options()
+batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, options, count)
+walls, cpus = [], []
+for _ in range(int(sys.argv[2])):
+    started, cpu = time.perf_counter(), time.thread_time()
+    batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, options, count)
+    walls.append(count / (time.perf_counter() - started))
+    cpus.append(count / max(time.thread_time() - cpu, 1e-9))
+print(json.dumps([statistics.median(walls), statistics.median(cpus)]))
+"""
+"""Another checkout's validated batch path on the hands file, timed as ``compare`` times ours."""
+
+
 @dataclass(frozen=True)
 class Comparison:
-    """Each round's rates (ours, OMPEval's), and the medians of the per-round ratios."""
+    """Each round's rates (ours, OMPEval's), and the medians of the per-round ratios; with
+    ``against``, each other tree's rates in the same rounds."""
 
     hands: int
     rounds: tuple[tuple[Rates, Rates], ...]
+    against: tuple[tuple[str, tuple[Rates, ...]], ...] = ()
 
     @property
     def ratio(self) -> float:
@@ -102,6 +133,15 @@ class Comparison:
     def cpu_ratio(self) -> float:
         """The same by CPU time, which load from other processes disturbs far less."""
         return statistics.median(ours[1] / theirs[1] for ours, theirs in self.rounds)
+
+    def ratio_of(self, tree: int) -> Rates:
+        """Another tree's (``against[tree]``) rate over OMPEval's in the same rounds, by
+        wall and CPU time: medians of the per-round ratios."""
+        pairs = list(zip(self.against[tree][1], self.rounds, strict=True))
+        return (
+            statistics.median(other[0] / pair[1][0] for other, pair in pairs),
+            statistics.median(other[1] / pair[1][1] for other, pair in pairs),
+        )
 
     def median(self, side: int) -> Rates:
         """One side's (0 ours, 1 OMPEval) median wall and CPU rates over the rounds."""
@@ -119,12 +159,27 @@ def same_order(strength: npt.NDArray[np.integer], theirs: npt.NDArray[np.integer
     )
 
 
+def other_tree(tree: Path, hands: Path) -> Rates:
+    """``tree``'s validated batch path on ``hands``, in a process of its own."""
+    run = subprocess.run(
+        [sys.executable, "-c", OTHER_TREE, str(hands), str(PASSES)],
+        cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)},
+        capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    wall, cpu = json.loads(run.stdout)
+    return float(wall), float(cpu)
+
+
 def compare(
-    source: Path, count: int, rounds: int, progress: Callable[[str], None] = print
+    source: Path,
+    count: int,
+    rounds: int,
+    progress: Callable[[str], None] = print,
+    against: Sequence[Path] = (),
 ) -> Comparison:
     """OMPEval and our validated batch path on the same ``count`` seeded 7-card hands,
-    ``rounds`` interleaved rounds; raises OmpevalUnavailable, or RuntimeError if the two
-    disagree on the order of any hand."""
+    ``rounds`` interleaved rounds (and each ``against`` tree's in the same rounds); raises
+    OmpevalUnavailable, or RuntimeError if the two disagree on the order of any hand."""
     hands = named_deal("poker-7", "", Game.POKER_HIGH, count, 7, 0).hands
     packed = hands.tobytes()
     options = Options()
@@ -164,10 +219,17 @@ def compare(
         if not same_order(strength, values):
             raise RuntimeError("OMPEval and handeval order these hands differently")
         measured = []
+        others: list[list[Rates]] = [[] for _ in against]
         for number in range(rounds):
             progress(f"ompeval: round {number + 1} of {rounds}")
             measured.append((ours(), theirs()))
-    return Comparison(count, tuple(measured))
+            for tree, rates in zip(against, others, strict=True):
+                rates.append(other_tree(tree.resolve(), folder / "hands"))
+    return Comparison(
+        count,
+        tuple(measured),
+        tuple((str(tree), tuple(rates)) for tree, rates in zip(against, others, strict=True)),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -177,10 +239,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ompeval-dir", help=f"an OMPEval checkout (default: ${ENV})")
     parser.add_argument("--hands", type=int, default=1_000_000, help="hands (1,000,000)")
     parser.add_argument("--rounds", type=int, default=7, help="interleaved rounds (7)")
+    parser.add_argument(
+        "--against", type=Path, nargs="*", default=[], help="other checkouts, timed alike"
+    )
     args = parser.parse_args(argv)
     retain_freed_memory()
     try:
-        result = compare(checkout(args.ompeval_dir), args.hands, args.rounds)
+        result = compare(checkout(args.ompeval_dir), args.hands, args.rounds, against=args.against)
     except OmpevalUnavailable as why:
         print(f"{NAME}: skipped: {why}")
         return 0
@@ -199,6 +264,14 @@ def main(argv: list[str] | None = None) -> int:
         f"{result.ratio:.2f}x by wall time, {result.cpu_ratio:.2f}x by CPU time (medians of "
         "per-round ratios)"
     )
+    for number, (tree, rates) in enumerate(result.against):
+        wall, cpu = result.ratio_of(number)
+        print(
+            f"{tree}: {statistics.median(r[0] for r in rates) / 1e6:.1f}M hands/s "
+            f"({statistics.median(r[1] for r in rates) / 1e6:.1f}M per CPU-second): "
+            f"/OMPEval {wall:.2f}x by wall time, {cpu:.2f}x by CPU time; this tree over it "
+            f"{result.ratio / wall:.2f}x by wall, {result.cpu_ratio / cpu:.2f}x by CPU"
+        )
     return 0
 
 

@@ -8,7 +8,9 @@ every problem, vectorised, for an ``InvalidRequest`` naming up to
 ``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
 (``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
 the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
-chunk by chunk. Strength points up, as everywhere.
+chunk by chunk. ``evaluate_batch`` does both in one pass where the game has a
+``screened_batch`` and the hands share a table, and the two-pass way for any batch that
+pass refuses. Strength points up, as everywhere.
 """
 
 from __future__ import annotations
@@ -82,10 +84,61 @@ def read_batch(
     Raises ``BatchTooLarge`` over ``max_hands`` and ``InvalidRequest`` for any bad hand or
     shape. The matrices of the request are in the narrowest layout (``_packed``).
     """
+    rules, hand_matrix, table_matrix = _opened(
+        game, hands, hand_size, tables, table_size, options, max_hands
+    )
+    return _screened_request(rules, hand_matrix, table_matrix, options)
+
+
+def evaluate_batch(
+    game: Game | None,
+    hands: bytes | memoryview,
+    hand_size: int,
+    tables: bytes | memoryview,
+    table_size: int,
+    options: Options,
+    max_hands: int,
+    keep_going: Callable[[], bool] | None = None,
+) -> BatchResult:
+    """``read_batch`` then ``scoring.evaluate_batch``: one entry per hand, in order. Where
+    the game has a ``screened_batch`` and the hands share one table, the bytes are checked
+    and scored in one pass (``_scored_in_one_pass``); a batch that pass refuses goes the
+    two-pass way, so its errors are ``read_batch``'s.
+
+    Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
+    ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
+    """
+    rules, hand_matrix, table_matrix = _opened(
+        game, hands, hand_size, tables, table_size, options, max_hands
+    )
+    scored = _scored_in_one_pass(rules, hand_matrix, table_matrix, options, keep_going)
+    if scored is not None:
+        return scored
+    request = _screened_request(rules, hand_matrix, table_matrix, options)
+    return scoring.evaluate_batch(request, keep_going)
+
+
+def _opened(
+    game: Game | None,
+    hands: bytes | memoryview,
+    hand_size: int,
+    tables: bytes | memoryview,
+    table_size: int,
+    options: Options,
+    max_hands: int,
+) -> tuple[GameRules, Matrix, Matrix]:
+    """The game's rules and the batch's matrices (``_shape``), its options checked."""
     rules = rules_for(game)
     if refused := check_options(rules, options, showdown=False):
         raise InvalidRequest(refused)
-    hand_matrix, table_matrix = _shape(hands, hand_size, tables, table_size, max_hands)
+    return rules, *_shape(hands, hand_size, tables, table_size, max_hands)
+
+
+def _screened_request(
+    rules: GameRules, hand_matrix: Matrix, table_matrix: Matrix, options: Options
+) -> BatchRequest:
+    """The batch screened (``screen``, then ``check`` for a batch it refuses), in the
+    narrowest layout."""
     verdict = screen(rules, hand_matrix, table_matrix)
     if not verdict:
         check(rules, hand_matrix, table_matrix)
@@ -99,23 +152,51 @@ def read_batch(
     )
 
 
-def evaluate_batch(
-    game: Game | None,
-    hands: bytes | memoryview,
-    hand_size: int,
-    tables: bytes | memoryview,
-    table_size: int,
-    options: Options,
-    max_hands: int,
-    keep_going: Callable[[], bool] | None = None,
-) -> BatchResult:
-    """``read_batch`` then ``scoring.evaluate_batch``: one result entry per hand, in order.
+class _Refused(Exception):
+    """The one-pass check refused a chunk: the batch is screened the two-pass way."""
 
-    Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
-    ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
+
+def _scored_in_one_pass(
+    rules: GameRules,
+    hands: Matrix,
+    tables: Matrix,
+    options: Options,
+    keep_going: Callable[[], bool] | None,
+) -> BatchResult | None:
+    """The game's ``screened_batch`` over the batch, when the game has one and the hands
+    share one table: the table's rules and a full hand's sizes are the screen's on the
+    first hand with the table, once, then each hand's cards are checked as it is scored
+    (``first_refused``), chunk by chunk as ``scoring.evaluate_batch`` goes. The check
+    refuses a padded hand, so every hand scored holds the first hand's count of cards.
+    None when the pass does not apply or refuses a hand.
     """
-    request = read_batch(game, hands, hand_size, tables, table_size, options, max_hands)
-    return scoring.evaluate_batch(request, keep_going)
+    screened = rules.screened_batch
+    if (
+        screened is None
+        or len(tables) != 1
+        or not len(hands)
+        or not screen(rules, hands[:1], tables)
+    ):
+        return None
+    first = first_refused(rules)
+
+    def score(chunk: Matrix, table: Matrix) -> BatchResult:
+        result = screened(chunk, table, options, first)
+        if result is None:
+            raise _Refused
+        return result
+
+    try:
+        return scoring.in_chunks(rules.name, score, hands, tables, keep_going)
+    except _Refused:
+        return None
+
+
+def first_refused(rules: GameRules) -> int:
+    """The lowest byte a full hand may not hold, every byte from it up refused too (the
+    order of ``card_bits``): the jokers where the game deals none, then the bytes that are
+    no card, then the padding byte."""
+    return JOKER_2 + 1 if rules.jokers else JOKER_1
 
 
 def _shape(

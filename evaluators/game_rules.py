@@ -27,6 +27,16 @@ BatchEvaluator = Callable[[npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options
 """(hands (N, hand_size), tables (N or 1, table_size), options), 255-padded, validated;
 equal to ``Evaluator`` hand by hand, with the game's ``headline`` as ``value``."""
 
+ScreenedBatchEvaluator = Callable[
+    [npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options, int], BatchResult | None
+]
+"""(hands (N, hand_size) holding no padding, one table (1, table_size) that has passed the
+screen with them, options, the first refused byte) -> ``BatchEvaluator``'s result, each
+hand's cards checked in the same pass: no byte from the first refused one up (every byte
+from it up is refused in a full row: jokers the game does not deal, the bytes that are no
+card, the padding byte), no card twice, none of the table's. None when any hand fails (or
+the pass cannot run here): the caller then screens the batch as usual."""
+
 Results = tuple[tuple[str, Evaluation], ...]
 """(player, evaluation) per seat, in seat order."""
 
@@ -84,6 +94,10 @@ class GameRules:
     """The numpy batch the compiled ``evaluate_batch`` is held equal to, exactly (the
     tests hold them equal, the benchmark runs both); None where ``evaluate_batch`` is
     numpy itself."""
+    screened_batch: ScreenedBatchEvaluator | None = None
+    """``evaluate_batch`` with the card checks in the same pass, for full hands on one
+    shared table (``batch.evaluate_batch`` then reads the bytes once); None where the game
+    has no such pass."""
     batch_cost: UnitCost = BATCH_HAND_COST
     """One hand of a batch, read, scored and its reply written (``evaluators.costs``): the
     server admits a batch by it."""

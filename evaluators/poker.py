@@ -283,11 +283,7 @@ def compiled_batch(
     ``hands`` (N, w) and ``tables`` (N or 1, t) as ``GameRules.evaluate_batch`` takes them:
     validated, 5-7 cards in all per hand, 255-padded.
     """
-    count = len(hands)
-    strength = np.empty(count, dtype=np.uint16)
-    value: npt.NDArray[np.signedinteger[Any]] = np.empty(
-        count, dtype=np.int64 if dots else np.int16
-    )
+    strength, value = _outputs(len(hands), dots)
     _poker.evaluate(
         _kernel_tables(),
         np.ascontiguousarray(hands, dtype=np.uint8),
@@ -297,6 +293,39 @@ def compiled_batch(
         value if dots else None,
     )
     return BatchResult.ranked_only(strength, value)
+
+
+def compiled_screened(
+    hands: npt.NDArray[np.uint8], table: npt.NDArray[np.uint8], first_refused: int, dots: bool
+) -> BatchResult | None:
+    """``compiled_batch`` for full rows sharing one table, with each row's cards checked in
+    the same pass (``kernels._poker.screened``): the bytes read once, the check beside the
+    lookups. None when some row holds a byte from ``first_refused`` up, a card twice or one
+    of the table's, or when this CPU has no such pass; the caller then screens the batch.
+
+    ``hands`` (N, w) hold no padding; ``table`` (1, t) has passed the screen.
+    """
+    strength, value = _outputs(len(hands), dots)
+    passed = _poker.screened(
+        _kernel_tables(),
+        np.ascontiguousarray(hands, dtype=np.uint8),
+        np.ascontiguousarray(table, dtype=np.uint8),
+        first_refused,
+        strength,
+        None if dots else value,
+        value if dots else None,
+    )
+    return BatchResult.ranked_only(strength, value) if passed else None
+
+
+def _outputs(
+    count: int, dots: bool
+) -> tuple[npt.NDArray[np.uint16], npt.NDArray[np.signedinteger[Any]]]:
+    """The kernel's outputs for ``count`` hands: strength, and the dots or the class."""
+    value: npt.NDArray[np.signedinteger[Any]] = np.empty(
+        count, dtype=np.int64 if dots else np.int16
+    )
+    return np.empty(count, dtype=np.uint16), value
 
 
 def batch_key_sums(

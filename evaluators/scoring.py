@@ -9,6 +9,7 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+import numpy.typing as npt
 
 from evaluators.inputs import BatchRequest, HandRequest, ShowdownRequest
 from evaluators.registry import GAMES
@@ -54,7 +55,33 @@ def evaluate_batch(
     Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
     """
     rules = GAMES[request.game]
-    hands, tables, options = request.hands, request.tables, request.options
+    options = request.options
+
+    def score(hands: Matrix, tables: Matrix) -> BatchResult:
+        return rules.evaluate_batch(hands, tables, options)
+
+    return in_chunks(rules.name, score, request.hands, request.tables, keep_going)
+
+
+Matrix = npt.NDArray[np.uint8]
+ChunkScorer = Callable[[Matrix, Matrix], BatchResult]
+"""(hands, tables) of one chunk -> their results (``in_chunks``)."""
+
+
+def in_chunks(
+    name: str,
+    score: ChunkScorer,
+    hands: Matrix,
+    tables: Matrix,
+    keep_going: Callable[[], bool] | None = None,
+) -> BatchResult:
+    """``score`` over the batch (``tables`` one shared row or one per hand): in one pass,
+    or with ``keep_going`` in chunks of about ``CHUNK_SECONDS`` each, their results joined
+    in order (``name``, the game's, is for the error when a chunk's result has the wrong
+    length).
+
+    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    """
     count = len(hands)
     parts: list[BatchResult] = []
     start, size = 0, count if keep_going is None else FIRST_CHUNK_HANDS
@@ -63,14 +90,12 @@ def evaluate_batch(
             raise BatchCancelled(f"stopped after {start} of {count} hands")
         stop = min(count, start + size)
         began = time.perf_counter()
-        part = rules.evaluate_batch(
-            hands[start:stop], tables if len(tables) == 1 else tables[start:stop], options
-        )
+        part = score(hands[start:stop], tables if len(tables) == 1 else tables[start:stop])
         if any(
             len(a) != stop - start
             for a in (part.strength, part.low_strength, part.value, part.instant_win)
         ):
-            raise RuntimeError(f"{rules.name} batch evaluator returned the wrong number of results")
+            raise RuntimeError(f"{name} batch evaluator returned the wrong number of results")
         parts.append(part)
         per_hand = (time.perf_counter() - began) / (stop - start)
         size = max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS / per_hand)) if per_hand else count

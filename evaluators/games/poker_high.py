@@ -74,6 +74,14 @@ def evaluate_batch(
     return poker.compiled_batch(hands, tables, dots=False)
 
 
+def screened_batch(
+    hands: npt.NDArray[np.uint8], table: npt.NDArray[np.uint8], options: Options, first_refused: int
+) -> BatchResult | None:
+    """``evaluate_batch`` with each hand's cards checked in the same pass
+    (``poker.compiled_screened``); None when a hand fails the check."""
+    return poker.compiled_screened(hands, table, first_refused, dots=False)
+
+
 def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
@@ -231,6 +239,7 @@ RULES = GameRules(
     cards_max=7,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    screened_batch=screened_batch,
     reference_batch=reference_batch,
     resolve=resolve_single_pot,
     headline=headline,

@@ -35,3 +35,13 @@ def evaluate(
     dots: npt.NDArray[Any] | None,
     /,
 ) -> None: ...
+def screened(
+    tables: Tables,
+    hands: npt.NDArray[np.uint8],
+    table_row: npt.NDArray[np.uint8],
+    first_refused: int,
+    strength: npt.NDArray[np.uint16],
+    classes: npt.NDArray[Any] | None,
+    dots: npt.NDArray[Any] | None,
+    /,
+) -> bool: ...

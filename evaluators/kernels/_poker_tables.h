@@ -20,7 +20,7 @@ typedef struct {
     const uint8_t *displacements;    /* per perfect-hash bucket (all below 256) */
     const uint16_t *unsuited;        /* per perfect-hash slot: Cactus-Kev class */
     const uint16_t *flushes;         /* per 13-bit rank mask: Cactus-Kev class */
-    uint64_t bucket_multiplier, slot_multiplier, slot_mask;
+    uint64_t bucket_multiplier, slot_multiplier;
     int bucket_shift, slot_shift;
     uint64_t sum_start, flush_bits, rank_mask;
     int suit_shift, suit_mask_shift;
@@ -46,13 +46,14 @@ static inline uint64_t flush_rank_sum(const Tables *t, const uint8_t *row, Py_ss
     return sum;
 }
 
-/* The unsuited table's slot of a key sum, by the perfect hash. */
+/* The unsuited table's slot of a key sum, by the perfect hash: below 2^slot_bits with no
+ * mask, since ``tables`` takes slot_bits >= 8 and displacements are bytes. */
 static inline uint64_t slot_of(const Tables *t, uint64_t key)
 {
     uint64_t counts = key & t->rank_mask;
     uint64_t bucket = (counts * t->bucket_multiplier) >> t->bucket_shift;
     uint64_t base = (counts * t->slot_multiplier) >> t->slot_shift;
-    return (t->displacements[bucket] ^ base) & t->slot_mask;
+    return t->displacements[bucket] ^ base;
 }
 
 /* The class of one hand whose key sum (``key``, table included) is known; ``flush_ranks``

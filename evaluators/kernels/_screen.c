@@ -122,37 +122,41 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
 #ifdef HAVE_X86_VECTORS
 static int has_ssse3;
 
-/* Full rows of ``width`` (2-8) bytes against no table, 16 bytes at a time (as many rows as
- * fit): a byte at or above ``first_refused`` is refused, and a row repeats a card exactly
- * when some byte equals the one k places further round the row, for some k up to
- * width / 2 (each pair of places is k or width - k apart). Rows the last 16-byte loads
- * would pass the end of are left for the caller: returns how many rows were screened, or
- * -1 when one failed. 3.5x quicker than ``full_rows`` on 7-card hands. */
+#define MAX_VECTOR_WIDTH 16 /* a row to a 16-byte load */
+
+/* Full rows of ``width`` (2-16) bytes against no table, 16 bytes at a time (as many rows
+ * as fit: one from 9 bytes up): a byte at or above ``first_refused`` is refused, and a row
+ * repeats a card exactly when some byte equals the one k places further round the row,
+ * for some k up to width / 2 (each pair of places is k or width - k apart); the problems
+ * OR-ed into one register, tested once. Rows the last 16-byte loads would pass the end of
+ * are left for the caller: returns how many rows were screened, or -1 when one failed.
+ * 3.5x quicker than ``full_rows`` on 7-card hands. */
 __attribute__((target("ssse3"))) static Py_ssize_t
 vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize_t width)
 {
     int per_load = 16 / (int)width, lanes = per_load * (int)width;
     int turns = (int)width / 2;
-    uint8_t masks[4][16];
-    for (int k = 1; k <= turns; k++)
-        for (int j = 0; j < 16; j++)
+    uint8_t masks[MAX_VECTOR_WIDTH / 2][16], used[16];
+    for (int j = 0; j < 16; j++) {
+        for (int k = 1; k <= turns; k++)
             masks[k - 1][j] = (uint8_t)(j < lanes ? j - j % width + (j % width + k) % width : j);
-    __m128i turn[4];
+        used[j] = j < lanes ? 0xff : 0;
+    }
+    __m128i turn[MAX_VECTOR_WIDTH / 2];
     for (int k = 0; k < turns; k++)
         turn[k] = _mm_loadu_si128((const __m128i *)masks[k]);
     const __m128i highest = _mm_set1_epi8((char)(rules->first_refused - 1));
-    const unsigned used = (1u << lanes) - 1;
-    unsigned bad = 0;
+    const __m128i row_lanes = _mm_loadu_si128((const __m128i *)used);
+    __m128i bad = _mm_setzero_si128();
     Py_ssize_t i = 0;
     for (; (i + per_load) * width + (16 - lanes) <= count * width; i += per_load) {
         __m128i x = _mm_loadu_si128((const __m128i *)(hands + i * width));
-        __m128i same = _mm_setzero_si128();
+        __m128i problems = _mm_subs_epu8(x, highest); /* nonzero where refused */
         for (int k = 0; k < turns; k++)
-            same = _mm_or_si128(same, _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
-        __m128i allowed = _mm_cmpeq_epi8(_mm_max_epu8(x, highest), highest);
-        bad |= ((unsigned)_mm_movemask_epi8(same) | ~(unsigned)_mm_movemask_epi8(allowed)) & used;
+            problems = _mm_or_si128(problems, _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
+        bad = _mm_or_si128(bad, _mm_and_si128(problems, row_lanes));
     }
-    return bad ? -1 : i;
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff ? i : -1;
 }
 #endif
 
@@ -160,8 +164,8 @@ static int full_shared(const Rules *rules, const uint8_t *hands, Py_ssize_t coun
                        Py_ssize_t width, uint64_t refused, uint64_t table_cards)
 {
 #ifdef HAVE_X86_VECTORS
-    if (has_ssse3 && !table_cards && width >= 2 && width <= 8 && rules->first_refused > 0
-        && rules->first_refused < 256) {
+    if (has_ssse3 && !table_cards && width >= 2 && width <= MAX_VECTOR_WIDTH
+        && rules->first_refused > 0 && rules->first_refused < 256) {
         Py_ssize_t done = vector_rows(rules, hands, count, width);
         if (done < 0)
             return 0;

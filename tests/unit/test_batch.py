@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -16,6 +17,7 @@ from evaluators.batch import (
     BatchTooLarge,
     check,
     evaluate_batch,
+    read_batch,
     screen,
 )
 from evaluators.cards import EMPTY, InvalidRequest, Violation, parse_card, rank_of
@@ -390,6 +392,76 @@ def test_a_batch_of_several_chunks_equals_one_chunk_at_a_time() -> None:
     )
     assert chunks, "scored in more than one chunk"
     assert_same(got, one_by_one(rules, deals, NO_OPTIONS))
+
+
+def two_pass(
+    game: Game, hands: bytes, hand_size: int, tables: bytes, table_size: int
+) -> BatchResult | list[Violation]:
+    """``read_batch`` (the screen, then ``check``) and ``scoring.evaluate_batch``: the
+    result, or the problems named."""
+    try:
+        request = read_batch(game, hands, hand_size, tables, table_size, NO_OPTIONS, 100_000)
+    except InvalidRequest as refused:
+        return list(refused.violations)
+    return scoring.evaluate_batch(request)
+
+
+def one_call(
+    game: Game,
+    hands: bytes,
+    hand_size: int,
+    tables: bytes,
+    table_size: int,
+    keep_going: Callable[[], bool] | None = None,
+) -> BatchResult | list[Violation]:
+    try:
+        return evaluate_batch(
+            game, hands, hand_size, tables, table_size, NO_OPTIONS, 100_000, keep_going
+        )
+    except InvalidRequest as refused:
+        return list(refused.violations)
+
+
+@pytest.mark.parametrize(("hand_size", "table_size"), [(7, 0), (5, 0), (6, 0), (2, 5), (3, 3)])
+def test_one_pass_batches_score_and_fail_as_the_two_pass_path(
+    hand_size: int, table_size: int
+) -> None:
+    # Poker high checks full hands on a shared table while it scores them: the same
+    # figures, and for a batch with a bad hand (out of range, a joker, padding, a repeat,
+    # a card of the table, too few cards) the same problems, named the same way.
+    rng = np.random.default_rng(hand_size * 10 + table_size)
+    for _ in range(60):
+        count = int(rng.integers(1, 60))
+        deal = np.random.default_rng(int(rng.integers(1 << 30))).permuted(
+            np.tile(np.arange(52, dtype=np.uint8), (count, 1)), axis=1
+        )
+        table = deal[0, hand_size : hand_size + table_size].copy()
+        rows = deal[:, :hand_size].copy()
+        rows = rows[~np.isin(rows, table).any(axis=1)]
+        if not len(rows):
+            continue
+        if rng.random() < 0.7:
+            row, place = int(rng.integers(len(rows))), int(rng.integers(hand_size))
+            spoiled = [EMPTY, 52, 53, 60, 255, int(rows[row, (place + 1) % hand_size])]
+            spoiled += table.tolist()
+            rows[row, place] = spoiled[int(rng.integers(len(spoiled)))]
+        hands, tables = rows.tobytes(), table.tobytes()
+        got = one_call(POKER, hands, hand_size, tables, table_size)
+        want = two_pass(POKER, hands, hand_size, tables, table_size)
+        if isinstance(want, list):
+            assert got == want
+        else:
+            assert isinstance(got, BatchResult)
+            assert_same(got, want)
+
+
+def test_a_bad_hand_in_a_later_chunk_is_named_as_the_two_pass_path_names_it() -> None:
+    rows = np.array([ids("Ah Kh Qh Jh 9d 8c 2s")] * (scoring.FIRST_CHUNK_HANDS * 3), np.uint8)
+    rows[-5, 6] = rows[-5, 1]
+    got = one_call(POKER, rows.tobytes(), 7, b"", 0, keep_going=lambda: True)
+    assert got == two_pass(POKER, rows.tobytes(), 7, b"", 0)
+    assert isinstance(got, list)
+    assert [v.field for v in got] == [f"hands[{len(rows) - 5}]"]
 
 
 def test_a_row_wider_than_any_game_is_refused_before_any_work() -> None:

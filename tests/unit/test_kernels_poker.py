@@ -12,6 +12,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Iterator
+from dataclasses import replace
 from itertools import chain, combinations
 
 import numpy as np
@@ -321,6 +322,99 @@ def test_full_rows_are_screened_as_full_and_padded_ones_are_not() -> None:
     padded = np.hstack([hands, np.full((len(hands), 1), EMPTY, dtype=np.uint8)])
     assert batch.screen(rules, hands[:, :7], NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
     assert batch.screen(rules, padded, NO_TABLE) == _screen.PASSED | _screen.TABLES_FULL
+
+
+def one_pass(
+    hands: Matrix, table: Matrix, first_refused: int = 52
+) -> tuple[bool, npt.NDArray[np.uint16], npt.NDArray[np.int16]]:
+    """``_poker.screened``'s verdict on full rows sharing ``table``, and its outputs."""
+    strength = np.zeros(len(hands), dtype=np.uint16)
+    classes = np.zeros(len(hands), dtype=np.int16)
+    passed = _poker.screened(
+        poker._kernel_tables(), hands, table, first_refused, strength, classes, None
+    )
+    return passed, strength, classes
+
+
+def passes_the_card_rules(hands: Matrix, table: Matrix, first_refused: int) -> bool:
+    """The one-pass check's rules in numpy: every byte below ``first_refused``, no card
+    twice in a row, none of the table's cards (its bytes below ``first_refused``)."""
+    cards = table[0][table[0] < first_refused]
+    return bool(
+        (hands < first_refused).all()
+        and not rows_with_repeats(hands).any()
+        and not np.isin(hands, cards).any()
+    )
+
+
+def test_the_one_pass_check_refuses_exactly_the_rows_the_card_rules_refuse() -> None:
+    # Every width it takes (1-8), batches of every length around its four-row steps and
+    # its 16-byte loads, tables of 0-5 cards (padded or not), one byte spoiled anywhere:
+    # out of range, a joker, padding, a repeat in the row or a card of the table.
+    rng = np.random.default_rng(24)
+    verdicts = set()
+    for width in range(1, 9):
+        for count in [*range(1, 24), 101, 1000]:
+            table_cards = int(rng.integers(0, min(5, 52 - width) + 1))
+            deal = random_deals(count, width + table_cards, int(rng.integers(1 << 30)))
+            table = np.ascontiguousarray(deal[:1, width:])
+            hands = np.ascontiguousarray(deal[:, :width])
+            hands = hands[~np.isin(hands, table[0]).any(axis=1)]
+            if rng.random() < 0.3:
+                table = np.hstack([table, np.full((1, 2), EMPTY, dtype=np.uint8)])
+            first_refused = int(rng.choice([52, 54]))
+            if rng.random() < 0.8 and len(hands):
+                row, place = int(rng.integers(len(hands))), int(rng.integers(width))
+                spoiled = [EMPTY, 52, JOKER_2, 54, 200, int(hands[row, (place + 1) % width])]
+                if table_cards:
+                    spoiled.append(int(table[0, int(rng.integers(table_cards))]))
+                hands[row, place] = spoiled[int(rng.integers(len(spoiled)))]
+            passed, strength, classes = one_pass(hands, table, first_refused)
+            want = passes_the_card_rules(hands, table, first_refused)
+            assert passed == want, (width, count, hands.tolist(), table.tolist())
+            verdicts.add(want)
+            if passed and width + table_cards >= 5 and width + table_cards <= 7:
+                expected = poker_high.reference_batch(hands, table, OPTIONS)
+                assert np.array_equal(strength, expected.strength)
+                assert np.array_equal(classes, expected.value)
+    assert verdicts == {True, False}
+
+
+def test_the_one_pass_check_scores_millions_of_random_hands_as_the_kernel() -> None:
+    hands = random_deals(1_000_000, 7, seed=31)
+    passed, strength, classes = one_pass(hands, NO_TABLE)
+    assert passed
+    expected = poker_high.evaluate_batch(hands, NO_TABLE, OPTIONS)
+    assert np.array_equal(strength, expected.strength)
+    assert np.array_equal(classes, expected.value)
+    hands[-1, 6] = hands[-1, 0]
+    assert not one_pass(hands, NO_TABLE)[0]
+
+
+def test_the_one_pass_check_declines_what_it_cannot_check() -> None:
+    # Rows wider than two to a vector, or more than 8 table cards: False, never a guess.
+    assert not one_pass(random_deals(10, 9, seed=1), NO_TABLE)[0]
+    deal = random_deals(10, 11, seed=2)
+    assert not one_pass(np.ascontiguousarray(deal[:, :2]), np.ascontiguousarray(deal[:1, 2:]))[0]
+    with pytest.raises(ValueError, match="first_refused"):
+        one_pass(random_deals(10, 7, seed=3), NO_TABLE, first_refused=65)
+    with pytest.raises(ValueError, match="one row"):
+        deal = random_deals(10, 7, seed=4)
+        one_pass(np.ascontiguousarray(deal[:, :2]), np.ascontiguousarray(deal[:, 2:]))
+
+
+@pytest.mark.parametrize("game", list(Game), ids=lambda g: g.value)
+def test_every_byte_from_first_refused_up_is_refused_and_none_below(game: Game) -> None:
+    # A one-card hand alone, by the screen of the game's own deck and jokers rules.
+    rules = replace(
+        GAMES[game], hand_min=1, hand_max=1, table_min=0, cards_min=0, distinct_table_ranks=False
+    )
+    allowed = [
+        bool(batch.screen(rules, np.array([[byte]], dtype=np.uint8), NO_TABLE))
+        for byte in range(256)
+    ]
+    first = batch.first_refused(GAMES[game])
+    assert allowed == [byte < first for byte in range(256)]
 
 
 def test_a_build_without_the_kernels_fails_on_import_naming_the_fix() -> None:
