@@ -101,16 +101,22 @@ def start(checkout: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError(f"the server exited {process.wait()} before it was ready")
 
 
-async def polite(target: str, calls: int, budget_s: float) -> dict[str, Any]:
-    """``calls`` sequential Evaluates on a connection of their own, within ``budget_s``."""
+async def polite(
+    target: str, calls: int, budget_s: float, interval_s: float = 0.0
+) -> dict[str, Any]:
+    """``calls`` sequential Evaluates on a connection of their own, within ``budget_s``,
+    ``interval_s`` apart (start to start) when given, so they sample a stretch of time."""
     latencies: list[float] = []
     failures: dict[str, int] = {}
     ended = time.monotonic() + budget_s
     async with grpc.aio.insecure_channel(target, options=OWN_CONNECTION) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)
+        began = 0.0
         for _ in range(calls):
             if time.monotonic() > ended:
                 break
+            if interval_s and began:
+                await asyncio.sleep(max(began + interval_s - time.perf_counter(), 0.0))
             began = time.perf_counter()
             try:
                 await stub.Evaluate(REQUEST, timeout=2.0)

@@ -58,6 +58,13 @@ class RawConnection:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
 
+    @property
+    def stream_window(self) -> int:
+        """The bytes the server lets a new stream send before it asks for more (its SETTINGS'
+        initial window, as last announced)."""
+        with self._lock:
+            return self._initial_stream_window
+
     def _send(self, data: bytes) -> None:
         with self._send_lock:
             self.sock.sendall(data)

@@ -119,6 +119,26 @@ def test_replies_a_client_never_reads_stay_reserved_and_bound_the_servers_memory
         reader.close()
 
 
+def test_a_stream_may_send_only_the_receive_window_before_its_request_is_read(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    """gRPC's BDP probing raised every stream's window to 4-8 MiB after a few large
+    requests, so requests nobody had read yet came in whole (800 of 700 kB: +650 MiB); with
+    ``--receive-window-bytes`` (64 KiB) the window stays put however many batches come,
+    and each batch is still answered."""
+    server = launch_server("--admission-wait-seconds", "0")
+    message = _batch(100_000)
+    connection = RawConnection(server.target)
+    try:
+        assert _wait_for(lambda: connection.stream_window == 65_535, 10), connection.stream_window
+        for sent in range(1, 21):
+            connection.call(BATCH_PATH, message)
+            assert _wait_for(functools.partial(_answered, connection, sent), 30), "answered"
+        assert connection.stream_window == 65_535, f"grew to {connection.stream_window}"
+    finally:
+        connection.close()
+
+
 STALLED_STREAMS = 100
 STALLED_BYTES = 1_765_000
 """A request just inside the receive limit: grpc core buffers it until its last byte."""

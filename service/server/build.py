@@ -30,6 +30,7 @@ from service.server.limits import (
     LimitsInterceptor,
     cost_budgets,
     message_limits,
+    odds_lane_width,
     pool_slots,
 )
 from service.server.reflection import enable_reflection
@@ -86,6 +87,13 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
     nothing is refused at random), and a stream reset before the server took it still
     counts against the 100 a connection may have open (core's overload protection) until
     core has freed it, so resetting streams cannot make a connection hold more.
+
+    Requests nobody has read yet: a stream may carry ``receive_window_bytes`` (HTTP/2's
+    initial window) before the server reads it, with gRPC's BDP probing off. The probing
+    raised the window to 4-8 MiB for every stream, so 800 requests of 700 kB sent at once
+    all came in before any budget saw them (+650 MiB); a read asks core for the whole
+    message, so a call that reads is not held back, only its first bytes wait one round
+    trip for the window (docs/reliability.md, "Cost").
     """
     limits = message_limits(settings.max_batch_hands, settings.max_message_bytes)
     options = [
@@ -107,6 +115,11 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
         ("grpc.max_metadata_size", settings.max_metadata_bytes),
         ("grpc.absolute_max_metadata_size", settings.max_metadata_bytes),
     ]  # fmt: skip
+    if settings.receive_window_bytes:
+        options += [
+            ("grpc.http2.bdp_probe", 0),
+            ("grpc.http2.lookahead_bytes", settings.receive_window_bytes),
+        ]
     if settings.max_connection_idle_seconds:
         options.append(("grpc.max_connection_idle_ms", _ms(settings.max_connection_idle_seconds)))
     if settings.max_connection_age_seconds:
@@ -213,6 +226,7 @@ def build_server(
         settings.stream_idle_seconds,
         settings.odds_limits(),
         drain,
+        odds_lane_width(settings.odds_threads, settings.workers),
     )
     handlers = method_handlers(servicer, settings_uploads(settings, budgets))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

@@ -140,6 +140,16 @@ class Settings:
     admission_wait_seconds: float = 1.0
     """A batch or Odds call that does not fit its budgets waits this long (at most until
     its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
+    odds_threads: int = 0
+    """Odds calls computing at once per process; an admitted call beyond them waits for one
+    to end. 0: the CPUs the pod may use less one, shared among ``workers``, at least 1
+    (``service.server.limits.odds_lane_width``), so a core stays for the event loop, which
+    answers every cheap call."""
+    receive_window_bytes: int = 65_535
+    """Bytes a client may send on a stream before the server reads its request (the HTTP/2
+    initial window, with gRPC's BDP probing off); a read opens the window for its whole
+    message. 0: gRPC's own, which grows it to 4-8 MiB a stream as it probes the link, so
+    requests nobody has read yet pile up below the servicer (``service.server.build``)."""
     upload_seconds: float = 10.0
     """A unary call whose request has not fully arrived this long after the call began (or
     by its deadline) is ended DEADLINE_EXCEEDED (``service.server.uploads``); 0: only the
@@ -347,6 +357,8 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "memory_budget_mib": _int_in(0),
     "peer_share": _fraction,
     "admission_wait_seconds": _seconds,
+    "odds_threads": _int_in(0),
+    "receive_window_bytes": _zero_or(_int_in(1024, 2**31 - 1)),
     "upload_seconds": _seconds,
     "upload_budget_mib": _int_in(0),
     "otlp_endpoint": str.strip,
@@ -392,6 +404,8 @@ _HELP = {
     "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
     "peer_share": "most of either budget one connection may hold (0-1)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
+    "odds_threads": "Odds calls computing at once per process (0: CPUs less one, per worker)",
+    "receive_window_bytes": "bytes a stream may send before its request is read (0: gRPC's own)",
     "upload_seconds": "end a unary call whose request has not arrived by then (0: deadline only)",
     "upload_budget_mib": "MiB of requests still arriving per process (0: the memory budget)",
     "otlp_endpoint": "send traces to this OTLP/gRPC collector (empty: OTEL_EXPORTER_OTLP_ENDPOINT)",

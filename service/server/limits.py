@@ -482,6 +482,18 @@ def cost_budgets(
     )
 
 
+def odds_lane_width(odds_threads: int, workers: int, cpus: float | None = None) -> int:
+    """Odds calls computing at once in one of ``workers`` processes: ``odds_threads``, or
+    when 0 the CPUs the pod may use (``cpus``, read from the cgroup when None) less one,
+    shared among the workers, at least 1. Odds keeps a thread busy for up to seconds: on
+    2 CPUs two such threads took both cores, and the loop, which answers every cheap call,
+    waited for one (nice 10 only lowers their weight), so polite calls' p99 went past 5x."""
+    if odds_threads:
+        return odds_threads
+    cpus = cpus or cpu_limit() or float(default_workers())
+    return max(1, int(cpus - 1) // workers)
+
+
 POOL_NICENESS = 10
 """How much lower the pool's threads run than the event loop (Linux per-thread nice)."""
 SWITCH_INTERVAL_SECONDS = 0.001

@@ -148,7 +148,9 @@ class HandEvaluatorServicer:
     or a showdown takes microseconds and runs on the loop, and so does a batch of one chunk
     (``INLINE_BATCH_HANDS``); a larger batch runs in ``pool``, in chunks
     (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
-    expires, and so does Odds (``odds_limits``), between chunks of run-outs.
+    expires, and so does Odds (``odds_limits``), between chunks of run-outs; at most
+    ``odds_threads`` Odds calls compute at once (0: no bound of its own), an admitted one
+    beyond them waiting on the loop for its turn.
     """
 
     def __init__(
@@ -160,8 +162,10 @@ class HandEvaluatorServicer:
         stream_idle_seconds: float,
         odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
         drain: Drain | None = None,
+        odds_threads: int = 0,
     ) -> None:
         self._drain = drain or Drain()
+        self._odds_lane = asyncio.Semaphore(odds_threads) if odds_threads else None
         self._max_batch_hands = max_batch_hands
         self._costs = costs
         self._pool = pool
@@ -285,6 +289,7 @@ class HandEvaluatorServicer:
         stop: threading.Event | None = None,
         cost: Callable[[Request], CallCost] | None = None,
         sizes: dict[str, int] | None = None,
+        lane: asyncio.Semaphore | None = None,
     ) -> bytes:
         """``work(request)``'s reply as bytes, or the call aborted with the status docs/api.md
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
@@ -293,7 +298,8 @@ class HandEvaluatorServicer:
         A call with a ``cost`` (a batch, Odds) reserves it from ``costs`` first
         (``reserve``); one without is scored on the loop, where it holds nothing. ``sizes``
         are the lengths of fields read beside the message (a batch's hands and tables), for
-        the log of an internal error."""
+        the log of an internal error; work bound for the pool with a ``lane`` runs once it
+        holds one of the lane's places (``_in_pool``)."""
         if _deadline_passed(context):
             await _abort_late(context)
         if isinstance(request, Unreadable):
@@ -310,7 +316,7 @@ class HandEvaluatorServicer:
                 reply = _answered(work, request, reservation)
             else:
                 assert reservation is not None, "work bound for the pool reserves its cost"
-                reply = await self._in_pool(work, request, stop, reservation)
+                reply = await self._in_pool(work, request, stop, reservation, lane)
         except Exception as error:
             if isinstance(error, STOPPED):
                 await self._abort_if_late_or_draining(context)
@@ -352,15 +358,30 @@ class HandEvaluatorServicer:
         request: Request,
         stop: threading.Event,
         reservation: Reservation,
+        lane: asyncio.Semaphore | None = None,
     ) -> bytes:
         """``work(request)`` in the pool; its reservation's working set is given back when
         the thread is done with it (or at once if it never started), so a cancelled batch
-        counts until then."""
+        counts until then. With a ``lane``, the work starts once it holds a place in it,
+        given back when its thread is done (a cancelled call's until its chunk ends)."""
 
         def run() -> bytes:
             return _answered(work, request, reservation)
 
-        running = self._pool.submit(trace_phases.carried(run))
+        if lane is not None:
+            try:
+                await lane.acquire()
+            except asyncio.CancelledError:
+                reservation.work_done(None)
+                raise
+        try:
+            running = self._pool.submit(trace_phases.carried(run))
+        except BaseException:
+            if lane is not None:
+                lane.release()
+            raise
+        if lane is not None:
+            running.add_done_callback(_on_loop(asyncio.get_running_loop(), lane.release))
         try:
             return await asyncio.wrap_future(running)
         except asyncio.CancelledError:
@@ -406,7 +427,20 @@ class HandEvaluatorServicer:
             with trace_phases.phase("odds.reply"):
                 return to_odds_response(result, asked.game, asked.request_id)
 
-        return await self.answer(context, "Odds", request, work, stop, cost)
+        return await self.answer(context, "Odds", request, work, stop, cost, lane=self._odds_lane)
+
+
+def _on_loop(
+    loop: asyncio.AbstractEventLoop, act: Callable[[], object]
+) -> Callable[[object], None]:
+    """A done callback for a pool future that runs ``act`` on ``loop``, unless the loop has
+    closed (the server is gone, and with it whoever waited)."""
+
+    def callback(_done: object) -> None:
+        if not loop.is_closed():
+            loop.call_soon_threadsafe(act)
+
+    return callback
 
 
 def _batch_cost(request: pb.EvaluateBatchRequest, hands_bytes: int, tables_bytes: int) -> CallCost:
