@@ -38,10 +38,10 @@
 
 #include "_buffers.h"
 #include "_checks.h"
+#include "_deal.h"
 #include "_poker_tables.h"
 
 #define MAX_SEATS 52
-#define DECK 52
 #define MAX_POTS 3
 
 #define INLINE static inline __attribute__((always_inline))
@@ -554,6 +554,97 @@ check_cards(const Py_buffer *view, Cards *m, Py_ssize_t count, const char *name)
     return 0;
 }
 
+/* A sampled chunk's cards, dealt a block at a time (_deal.h) into a tile of rows BLOCK
+ * apart that holds each seat's hand, its known cards then its dealt ones, then the
+ * table's: the cards are never written out, and the block's stay in the first-level
+ * cache while they are scored. */
+typedef struct {
+    Dealer dealer;
+    uint8_t *tile;     /* rows x BLOCK, freed with PyMem_RawFree */
+    uint8_t *to[DECK]; /* the tile row of each dealt position */
+} Sampled;
+
+#define DEALT 0x80 /* a layout byte 0x80 | p: the row of dealt position p */
+
+/* The sampled deal `deal` = (unseen, in_turn, table_ranks, seed, widths, layout) opened
+ * for `seats` hands (`widths`: one byte a seat, its cards; `layout`: a byte a tile row,
+ * a known card id or DEALT | position, the seats' rows then the table's): the hands and
+ * the table as Cards in the tile. -1 with ValueError (or MemoryError) when it does not fit. */
+static int
+open_sampled(PyObject *deal, int seats, Sampled *out, Cards *hands, Cards *table)
+{
+    Py_buffer v[3] = {{0}};
+    Py_ssize_t in_turn;
+    unsigned int table_ranks;
+    unsigned long long seed;
+    int failed = -1;
+    out->tile = NULL;
+    if (!PyArg_ParseTuple(deal, "y*nIKy*y*;deal: (unseen, in_turn, table_ranks, seed, widths, layout)",
+                          &v[0], &in_turn, &table_ranks, &seed, &v[1], &v[2]))
+        goto done;
+    const uint8_t *widths = v[1].buf, *layout = v[2].buf;
+    Py_ssize_t rows = v[2].len, held = 0, width = 0;
+    if (expect_items(&v[1], seats, 1, "widths"))
+        goto done;
+    for (int s = 0; s < seats; s++)
+        held += widths[s];
+    uint64_t positions = 0;
+    int bad = 0;
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        uint8_t cell = layout[row];
+        bad |= cell & DEALT ? (cell & ~DEALT) >= DECK : cell >= DECK;
+        if (cell & DEALT) {
+            width++;
+            positions |= 1ull << ((cell & ~DEALT) & 63);
+        }
+    }
+    if (bad || rows > 2 * DECK || held > rows || rows - held > DECK || width > DECK ||
+        positions != (1ull << width) - 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "layout: %zd rows for hands of %zd cards; need card ids 0-%d and each "
+                     "dealt position 0x80 | p once, p below the dealt cards",
+                     rows, held, DECK - 1);
+        goto done;
+    }
+    if (dealer_open(&out->dealer, &v[0], in_turn, width, table_ranks, seed))
+        goto done;
+    out->tile = PyMem_RawMalloc((size_t)(rows ? rows : 1) * BLOCK);
+    if (!out->tile) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        uint8_t *at = out->tile + row * BLOCK;
+        if (layout[row] & DEALT)
+            out->to[layout[row] & ~DEALT] = at;
+        else
+            memset(at, layout[row], BLOCK);
+    }
+    Py_ssize_t row = 0;
+    for (int s = 0; s < seats; s++) {
+        hands[s] = (Cards){out->tile + row * BLOCK, 1, BLOCK, widths[s]};
+        row += widths[s];
+    }
+    *table = (Cards){out->tile + row * BLOCK, 1, BLOCK, rows - row};
+    failed = 0;
+done:
+    release_all(v, 3);
+    return failed;
+}
+
+/* The cards of the block of `n` run-outs from `first`: dealt into the tile (the offset
+ * into the cards is then 0), or read in place (`first`). -1 when a table card had no
+ * candidate. */
+static int
+block_from(Sampled *sampled, Py_ssize_t first, int n, Py_ssize_t *offset)
+{
+    *offset = first;
+    if (!sampled)
+        return 0;
+    *offset = 0;
+    return deal_block(&sampled->dealer, sampled->to, n);
+}
+
 #define ALL_RANKS 0x1FFF
 
 /* The discard rule over one seat's run-outs (as discard.odds_figures): the packed values
@@ -648,8 +739,8 @@ typedef struct {
  * seat's kept sum and out_after by the discard rule, its figures looked up by kept sum,
  * then the pot rule and the tally. */
 static int
-discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
-              Sums squares)
+discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally t,
+              Py_ssize_t count, Sums out, Sums squares)
 {
     int64_t *figures = PyMem_RawMalloc(3 * sizeof(int64_t) * at.seats * BLOCK);
     if (!figures)
@@ -664,12 +755,16 @@ discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t cou
     rule.second = figures + at.seats * BLOCK;
     rule.out_after = figures + 2 * at.seats * BLOCK;
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
-        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK;
+        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK, offset;
+        if (block_from(sampled, first, (int)n, &offset)) {
+            PyMem_RawFree(figures);
+            return -2;
+        }
         Cards table = game->table;
-        table.cards += first * table.run;
+        table.cards += offset * table.run;
         for (int s = 0; s < at.seats; s++) {
             Cards hand = game->hands[s];
-            hand.cards += first * hand.run;
+            hand.cards += offset * hand.run;
             int64_t *outs = figures + (2 * at.seats + s) * BLOCK;
             discard_seat(game->values, hand, table, n, kept, outs);
             for (Py_ssize_t i = 0; i < n; i++) {
@@ -699,22 +794,41 @@ PyDoc_STRVAR(discard_tally_doc,
 "scores the pot's second half reads; hands, one (cards, (run, card, width)) a seat;\n"
 "the rest as in tally.");
 
+/* A chunk call's answer from its compiled step's code: 0, -1 out of memory, -2 a sampled
+ * table card found no candidate (a plan odds_violations refuses). */
+static int
+chunk_failed(int failed)
+{
+    if (failed == -2)
+        PyErr_SetString(PyExc_ValueError, "a table card has no candidate left");
+    else if (failed)
+        PyErr_NoMemory();
+    return failed;
+}
+
+/* discard_tally (cards read in place) and discard_sampled (dealt in the call). */
 static PyObject *
-discard_tally_entry(PyObject *module, PyObject *args)
+discard_call(PyObject *args, int dealt)
 {
     Py_buffer v[8] = {{0}};
     Py_buffer held[MAX_SEATS] = {{0}};
     int shape, pots, instant_pot, second, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *hands;
+    PyObject *hands = NULL, *deal = NULL;
     Discard game;
-    if (!PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots, &instant_pot,
-                          &split_at, &second, &v[0], &v[1], &v[2], &v[3], &PyTuple_Type,
-                          &hands, &v[4], &game.table.run, &game.table.card, &game.table.width,
-                          &count, &v[5], &v[6], &v[7]))
+    Sampled sampled = {.tile = NULL};
+    if (dealt ? !PyArg_ParseTuple(args, "iiiLiy*y*y*y*iO!nw*w*", &shape, &pots, &instant_pot,
+                                  &split_at, &second, &v[0], &v[1], &v[2], &v[3], &seats,
+                                  &PyTuple_Type, &deal, &count, &v[6], &v[7])
+              : !PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots,
+                                  &instant_pot, &split_at, &second, &v[0], &v[1], &v[2], &v[3],
+                                  &PyTuple_Type, &hands, &v[4], &game.table.run,
+                                  &game.table.card, &game.table.width, &count, &v[5], &v[6],
+                                  &v[7]))
         goto fail;
-    seats = (int)PyTuple_GET_SIZE(hands);
+    if (hands)
+        seats = (int)PyTuple_GET_SIZE(hands);
     if (shape < 0 || shape >= SHAPES || seats < 1 || seats > MAX_SEATS || pots < 1 ||
         pots > MAX_POTS || instant_pot >= pots || instant_pot < -1 ||
         (shape == HALVES && pots < 2) || (shape == DECLARED && pots < 3) || second < 0 ||
@@ -725,19 +839,25 @@ discard_tally_entry(PyObject *module, PyObject *args)
                      shape, pots, instant_pot, seats, second, SHAPES, MAX_SEATS);
         goto fail;
     }
-    for (int s = 0; s < seats; s++) {
-        Cards *hand = &game.hands[s];
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
-                              &hand->card, &hand->width) ||
-            check_cards(&held[s], hand, count, "hand"))
+    if (dealt) {
+        if (open_sampled(deal, seats, &sampled, game.hands, &game.table))
+            goto fail;
+    } else {
+        for (int s = 0; s < seats; s++) {
+            Cards *hand = &game.hands[s];
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
+                                  &hand->card, &hand->width) ||
+                check_cards(&held[s], hand, count, "hand"))
+                goto fail;
+        }
+        if (check_cards(&v[4], &game.table, count, "table"))
             goto fail;
     }
     Layout at = layout_of(seats, pots, count);
     int declared = shape == DECLARED;
     if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
         expect_items(&v[1], declared ? seats : 0, 1, "goes_low") ||
-        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores") ||
-        check_cards(&v[4], &game.table, count, "table"))
+        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores"))
         goto fail;
     game.values = v[2].buf;
     game.scores = v[3].buf;
@@ -749,20 +869,43 @@ discard_tally_entry(PyObject *module, PyObject *args)
         goto fail;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = discard_tally(&game, rule, at, t, count, out, squares);
+    failed = discard_tally(&game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (failed) {
-        PyErr_NoMemory();
+    if (chunk_failed(failed))
         goto fail;
-    }
+    PyMem_RawFree(sampled.tile);
     release_all(v, 8);
-    release_all(held, (size_t)seats);
+    release_all(held, MAX_SEATS);
     Py_RETURN_NONE;
 fail:
+    PyMem_RawFree(sampled.tile);
     release_all(v, 8);
     release_all(held, MAX_SEATS);
     return NULL;
+}
+
+static PyObject *
+discard_tally_entry(PyObject *module, PyObject *args)
+{
+    return discard_call(args, 0);
+}
+
+PyDoc_STRVAR(discard_sampled_doc,
+"discard_sampled(shape, pots, instant_pot, split_at, second, goes_high, goes_low, values,\n"
+"                scores, seats, deal, count, sums, squares)\n"
+"--\n\n"
+"discard_tally of `count` run-outs dealt in the call, a block at a time, never written\n"
+"out: deal = (unseen, in_turn, table_ranks, seed, widths, layout), the first four as\n"
+"_deal.sample reads them (its `width` the dealt positions of `layout`), so a seed deals\n"
+"the cards _deal.sample deals; widths, one byte a seat: its cards; layout, one byte a\n"
+"row of the seats' hands then the table's: a known card id, or 0x80 | p for the card of\n"
+"dealt position p. Counted (no weights).");
+
+static PyObject *
+discard_sampled_entry(PyObject *module, PyObject *args)
+{
+    return discard_call(args, 1);
 }
 
 enum { POKER = 0, DOTS = 1, CHECKS = 2, KINDS };
@@ -863,8 +1006,8 @@ table_sums(const Scored *g, Py_ssize_t first, int n, uint64_t *restrict table_ke
 /* A poker-family chunk, dealt cards to tally in one pass: per block of run-outs, the
  * table's sums once, each seat's figures, then the pot rule and the tally. */
 static int
-scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
-             Sums squares)
+scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, Py_ssize_t count,
+             Sums out, Sums squares)
 {
     int64_t *figures = PyMem_RawMalloc(2 * sizeof(int64_t) * at.seats * BLOCK);
     if (!figures)
@@ -884,13 +1027,19 @@ scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, S
     rule.second = figures + at.seats * BLOCK;
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
         int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
-        table_sums(g, first, n, table_key, table_flush);
+        Py_ssize_t at_first;
+        if (block_from(sampled, first, n, &at_first)) {
+            blocks_end(&b, &at, &t, squared);
+            PyMem_RawFree(figures);
+            return -2;
+        }
+        table_sums(g, at_first, n, table_key, table_flush);
         for (int s = 0; s < at.seats; s++) {
             int64_t *key = figures + s * BLOCK, *second = figures + (at.seats + s) * BLOCK;
             switch (g->kind) {
-            case POKER: score_seat(g, POKER, g->hands[s], first, n, table_key, table_flush, key, second); break;
-            case DOTS: score_seat(g, DOTS, g->hands[s], first, n, table_key, table_flush, key, second); break;
-            default: score_seat(g, CHECKS, g->hands[s], first, n, table_key, table_flush, key, second);
+            case POKER: score_seat(g, POKER, g->hands[s], at_first, n, table_key, table_flush, key, second); break;
+            case DOTS: score_seat(g, DOTS, g->hands[s], at_first, n, table_key, table_flush, key, second); break;
+            default: score_seat(g, CHECKS, g->hands[s], at_first, n, table_key, table_flush, key, second);
             }
         }
         if (weighted) {
@@ -919,23 +1068,29 @@ PyDoc_STRVAR(scored_tally_doc,
 "CHECKS: as many in each); shape BEST, HALVES or UNIQUE_BEST, no instant wins; the rest\n"
 "as in tally.");
 
+/* scored_tally (cards read in place) and scored_sampled (dealt in the call). */
 static PyObject *
-scored_tally_entry(PyObject *module, PyObject *args)
+scored_call(PyObject *args, int dealt)
 {
     Py_buffer v[4] = {{0}};
     Py_buffer held[MAX_SEATS] = {{0}};
     int kind, shape, pots, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *tables, *hands;
+    PyObject *tables, *hands = NULL, *deal = NULL;
+    Sampled sampled = {.tile = NULL};
     Scored *game = PyMem_RawCalloc(1, sizeof(Scored));
     if (!game)
         return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "iOiiLO!y*(nnn)ny*w*w*", &kind, &tables, &shape, &pots,
-                          &split_at, &PyTuple_Type, &hands, &v[0], &game->table.run,
-                          &game->table.card, &game->table.width, &count, &v[1], &v[2], &v[3]))
+    if (dealt ? !PyArg_ParseTuple(args, "iOiiLiO!nw*w*", &kind, &tables, &shape, &pots,
+                                  &split_at, &seats, &PyTuple_Type, &deal, &count, &v[2], &v[3])
+              : !PyArg_ParseTuple(args, "iOiiLO!y*(nnn)ny*w*w*", &kind, &tables, &shape, &pots,
+                                  &split_at, &PyTuple_Type, &hands, &v[0], &game->table.run,
+                                  &game->table.card, &game->table.width, &count, &v[1], &v[2],
+                                  &v[3]))
         goto fail;
-    seats = (int)PyTuple_GET_SIZE(hands);
+    if (hands)
+        seats = (int)PyTuple_GET_SIZE(hands);
     if (kind < 0 || kind >= KINDS || shape < 0 || shape >= DECLARED || seats < 1 ||
         seats > MAX_SEATS || pots < 1 || pots > MAX_POTS || (shape == HALVES) != (pots == 2) ||
         (kind == DOTS) != (shape == HALVES) || count < 0) {
@@ -966,11 +1121,14 @@ scored_tally_entry(PyObject *module, PyObject *args)
     } else if (!(game->poker = PyCapsule_GetPointer(tables, CAPSULE))) {
         goto fail;
     }
+    if (dealt ? open_sampled(deal, seats, &sampled, game->hands, &game->table)
+              : check_cards(&v[0], &game->table, count, "table"))
+        goto fail;
     for (int s = 0; s < seats; s++) {
         Cards *hand = &game->hands[s];
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
-                              &hand->card, &hand->width) ||
-            check_cards(&held[s], hand, count, "hand"))
+        if (!dealt && (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s],
+                                         &hand->run, &hand->card, &hand->width) ||
+                       check_cards(&held[s], hand, count, "hand")))
             goto fail;
         Py_ssize_t together = hand->width + game->table.width;
         if (kind == CHECKS ? hand->width != game->table.width || hand->width > MAX_CHECKS
@@ -983,8 +1141,6 @@ scored_tally_entry(PyObject *module, PyObject *args)
         }
     }
     Layout at = layout_of(seats, pots, count);
-    if (check_cards(&v[0], &game->table, count, "table"))
-        goto fail;
     Rule rule = {shape, -1, split_at, NULL, NULL, NULL, NULL, NULL};
     Tally t;
     Sums out, squares;
@@ -992,22 +1148,39 @@ scored_tally_entry(PyObject *module, PyObject *args)
         goto fail;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = scored_tally(game, rule, at, t, count, out, squares);
+    failed = scored_tally(game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (failed) {
-        PyErr_NoMemory();
+    if (chunk_failed(failed))
         goto fail;
-    }
+    PyMem_RawFree(sampled.tile);
     release_all(v, 4);
-    release_all(held, (size_t)seats);
+    release_all(held, MAX_SEATS);
     PyMem_RawFree(game);
     Py_RETURN_NONE;
 fail:
+    PyMem_RawFree(sampled.tile);
     release_all(v, 4);
     release_all(held, MAX_SEATS);
     PyMem_RawFree(game);
     return NULL;
+}
+
+static PyObject *
+scored_tally_entry(PyObject *module, PyObject *args)
+{
+    return scored_call(args, 0);
+}
+
+PyDoc_STRVAR(scored_sampled_doc,
+"scored_sampled(kind, tables, shape, pots, split_at, seats, deal, count, sums, squares)\n"
+"--\n\n"
+"scored_tally of `count` run-outs dealt in the call, as discard_sampled deals them.");
+
+static PyObject *
+scored_sampled_entry(PyObject *module, PyObject *args)
+{
+    return scored_call(args, 1);
 }
 
 static PyMethodDef methods[] = {
@@ -1015,6 +1188,8 @@ static PyMethodDef methods[] = {
     {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
     {"discard_tally", discard_tally_entry, METH_VARARGS, discard_tally_doc},
     {"scored_tally", scored_tally_entry, METH_VARARGS, scored_tally_doc},
+    {"discard_sampled", discard_sampled_entry, METH_VARARGS, discard_sampled_doc},
+    {"scored_sampled", scored_sampled_entry, METH_VARARGS, scored_sampled_doc},
     {NULL, NULL, 0, NULL},
 };
 
