@@ -645,53 +645,70 @@ block_from(Sampled *sampled, Py_ssize_t first, int n, Py_ssize_t *offset)
     return deal_block(&sampled->dealer, sampled->to, n);
 }
 
-#define ALL_RANKS 0x1FFF
+#define NEVER 15
+#define MAX_TURNS 14
+/* A run-out's table read once for every seat (discard_block): per rank, the first turn
+ * that shows it, 1-MAX_TURNS, or NEVER, a nibble each of one word. */
 
-/* The discard rule over one seat's run-outs (as discard.odds_figures): the packed values
- * of its cards whose rank the table never shows, and out_after, 1 + the turns after which
- * a rank of the hand is still unshown when every one shows by the last turn, else 0. */
+/* The discard rule over a block of n <= BLOCK run-outs of `seats` hands against their
+ * table (as discard.odds_figures), seat s's figures at s x `stride` in `kept` and
+ * `out_after`: kept, the packed values of the hand's cards whose rank the table never
+ * shows; out_after, the turn by which the table has shown every rank of the hand (at
+ * least 1), else 0 (a rank never shown, or no table). The table (at most MAX_TURNS
+ * cards) is read once per run-out, not once per seat; the cards a position at a time over
+ * the block (a sampled chunk's positions lie a chunk apart: a run-out's cards read one
+ * after another would each evict the last from the same cache set). */
 static void
-discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
-             uint16_t *restrict kept, int64_t *restrict out_after)
+discard_block(const uint16_t *values, const Cards *hands, int seats, Cards table, int n,
+              uint16_t *restrict kept, int64_t *restrict out_after, Py_ssize_t stride)
 {
-    /* A card position at a time over a block of run-outs (a sampled chunk's positions lie
-     * a chunk apart: a run-out's cards read one after another would each evict the last
-     * from the same cache set). */
-    uint16_t waiting[BLOCK], shown[BLOCK];
-    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
-        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
-        const uint8_t *held = hand.cards + first * hand.run;
-        const uint8_t *turned = table.cards + first * table.run;
-        uint16_t *kept_block = kept + first;
-        int64_t *out_block = out_after + first;
+    uint64_t turns[BLOCK];
+    uint16_t sum[BLOCK];
+    uint8_t last[BLOCK];
+    for (int i = 0; i < n; i++)
+        turns[i] = ~0ull;
+    for (Py_ssize_t k = 0; k < table.width; k++) {
+        const uint8_t *column = table.cards + k * table.card;
+        const uint64_t turn = (uint64_t)k + 1;
         for (int i = 0; i < n; i++) {
-            waiting[i] = 0;
-            shown[i] = 0;
-            out_block[i] = 1;
-            kept_block[i] = 0;
+            int shift = 4 * ((column[i * table.run] >> 2) & 15);
+            uint64_t now = turns[i] >> shift & 15;
+            turns[i] -= (now - (now < turn ? now : turn)) << shift;
+        }
+    }
+    for (int s = 0; s < seats; s++) {
+        const Cards hand = hands[s];
+        for (int i = 0; i < n; i++) {
+            sum[i] = 0;
+            last[i] = 0;
         }
         for (Py_ssize_t k = 0; k < hand.width; k++) {
-            const uint8_t *column = held + k * hand.card;
-            for (int i = 0; i < n; i++)
-                waiting[i] |= (uint16_t)(1u << (column[i * hand.run] >> 2));
-        }
-        for (Py_ssize_t k = 0; k < table.width; k++) {
-            const uint8_t *column = turned + k * table.card;
-            for (int i = 0; i < n; i++) {
-                shown[i] |= (uint16_t)(1u << (column[i * table.run] >> 2));
-                out_block[i] += (waiting[i] & ~shown[i]) != 0;
-            }
-        }
-        for (Py_ssize_t k = 0; k < hand.width; k++) {
-            const uint8_t *column = held + k * hand.card;
+            const uint8_t *column = hand.cards + k * hand.card;
             for (int i = 0; i < n; i++) {
                 uint8_t card = column[i * hand.run];
-                kept_block[i] += values[card] * !(shown[i] >> (card >> 2) & 1);
+                uint8_t turn = turns[i] >> (4 * ((card >> 2) & 15)) & 15;
+                last[i] = turn > last[i] ? turn : last[i];
+                sum[i] += values[card] * (turn == NEVER);
             }
         }
-        for (int i = 0; i < n; i++)
-            out_block[i] *= table.width && !(waiting[i] & ~shown[i] & ALL_RANKS);
+        uint16_t *seat_kept = kept + s * stride;
+        int64_t *seat_out = out_after + s * stride;
+        for (int i = 0; i < n; i++) {
+            seat_kept[i] = sum[i];
+            seat_out[i] = table.width && last[i] != NEVER ? (last[i] ? last[i] : 1) : 0;
+        }
     }
+}
+
+/* 0 when a discard table's cards fit the turns discard_block counts; else -1, ValueError. */
+static int
+check_turns(const Cards *table)
+{
+    if (table->width <= MAX_TURNS)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "table: %zd cards; the discard rule reads at most %d",
+                 table->width, MAX_TURNS);
+    return -1;
 }
 
 PyDoc_STRVAR(discard_doc,
@@ -715,8 +732,17 @@ discard_entry(PyObject *module, PyObject *args)
         check_cards(&v[1], &hand, count, "hand") || check_cards(&v[2], &table, count, "table") ||
         expect_items(&v[3], count, 2, "kept") || expect_items(&v[4], count, 8, "out_after"))
         goto fail;
+    if (check_turns(&table))
+        goto fail;
     Py_BEGIN_ALLOW_THREADS
-    discard_seat(v[0].buf, hand, table, count, v[3].buf, v[4].buf);
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        Cards block_hand = hand, block_table = table;
+        block_hand.cards += first * hand.run;
+        block_table.cards += first * table.run;
+        discard_block(v[0].buf, &block_hand, 1, block_table,
+                      count - first < BLOCK ? (int)(count - first) : BLOCK,
+                      (uint16_t *)v[3].buf + first, (int64_t *)v[4].buf + first, 0);
+    }
     Py_END_ALLOW_THREADS
     release_all(v, 5);
     Py_RETURN_NONE;
@@ -743,9 +769,12 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
               Py_ssize_t count, Sums out, Sums squares)
 {
     int64_t *figures = PyMem_RawMalloc(3 * sizeof(int64_t) * at.seats * BLOCK);
-    if (!figures)
+    uint16_t *kept = PyMem_RawMalloc(sizeof(uint16_t) * at.seats * BLOCK);
+    if (!figures || !kept) {
+        PyMem_RawFree(figures);
+        PyMem_RawFree(kept);
         return -1;
-    uint16_t kept[BLOCK];
+    }
     double squared[MAX_SEATS] = {0};
     const int weighted = t.weights != NULL;
     const double *weights = t.weights;
@@ -754,22 +783,29 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
     rule.key = figures;
     rule.second = figures + at.seats * BLOCK;
     rule.out_after = figures + 2 * at.seats * BLOCK;
+    const int64_t *strength = game->scores, *second = game->scores + game->second * KEPT_SUMS;
+    Cards hands[MAX_SEATS];
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
-        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK, offset;
-        if (block_from(sampled, first, (int)n, &offset)) {
+        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
+        Py_ssize_t offset;
+        if (block_from(sampled, first, n, &offset)) {
             PyMem_RawFree(figures);
+            PyMem_RawFree(kept);
             return -2;
         }
         Cards table = game->table;
         table.cards += offset * table.run;
         for (int s = 0; s < at.seats; s++) {
-            Cards hand = game->hands[s];
-            hand.cards += offset * hand.run;
-            int64_t *outs = figures + (2 * at.seats + s) * BLOCK;
-            discard_seat(game->values, hand, table, n, kept, outs);
-            for (Py_ssize_t i = 0; i < n; i++) {
-                figures[s * BLOCK + i] = game->scores[kept[i]];
-                figures[(at.seats + s) * BLOCK + i] = game->scores[game->second * KEPT_SUMS + kept[i]];
+            hands[s] = game->hands[s];
+            hands[s].cards += offset * hands[s].run;
+        }
+        discard_block(game->values, hands, at.seats, table, n, kept,
+                      figures + 2 * at.seats * BLOCK, BLOCK);
+        for (int s = 0; s < at.seats; s++) {
+            const uint16_t *seat_kept = kept + s * BLOCK;
+            for (int i = 0; i < n; i++) {
+                figures[s * BLOCK + i] = strength[seat_kept[i]];
+                figures[(at.seats + s) * BLOCK + i] = second[seat_kept[i]];
             }
         }
         if (weighted) {
@@ -781,6 +817,7 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
     }
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
+    PyMem_RawFree(kept);
     return 0;
 }
 
@@ -853,6 +890,8 @@ discard_call(PyObject *args, int dealt)
         if (check_cards(&v[4], &game.table, count, "table"))
             goto fail;
     }
+    if (check_turns(&game.table))
+        goto fail;
     Layout at = layout_of(seats, pots, count);
     int declared = shape == DECLARED;
     if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
@@ -936,7 +975,7 @@ gather(Cards m, Py_ssize_t r, uint8_t *out)
  * the batch kernels make them (_poker.c's class_of, _points.c's survived), given the
  * table's share of each run-out's key and flush rank sums (poker) or its check counts
  * (checks) in `table_key`/`table_flush`. The hand's cards are summed a position at a time
- * over the block, as discard_seat reads them. */
+ * over the block, as discard_block reads them. */
 INLINE void
 score_seat(const Scored *g, const int kind, Cards hand, Py_ssize_t first, int n,
            const uint64_t *table_key, const uint64_t *table_flush, int64_t *restrict key,
