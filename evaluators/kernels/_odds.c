@@ -332,23 +332,59 @@ blocks_end(Blocks *b, const Layout *at, Tally *t, double *squared)
     PyMem_RawFree(b->share);
 }
 
-/* tally_runs for counted run-outs of the shapes without declarations or instant wins
- * (BEST, HALVES, UNIQUE_BEST), for one block of n <= BLOCK run-outs whose figures start
- * at `key` and `second` (rows `stride` apart), a seat at a time: the top figure and how
- * many share it per run-out, then per seat its wins alone summed in a register and its
- * rarer shared wins counted by bucket. Straight loops over contiguous rows, without the
- * per-run-out branches and seat loops of the general one. */
+/* tally_runs for counted run-outs of the shapes without declarations (BEST, HALVES,
+ * UNIQUE_BEST), for one block of n <= BLOCK run-outs whose figures start at `key`,
+ * `second` and `out_after` (rows `stride` apart; out_after NULL without instant wins),
+ * a seat at a time: the top figure and how many share it per run-out, then per seat its
+ * wins alone summed in a register and its rarer shared wins counted by bucket. Straight
+ * loops over contiguous rows, without the per-run-out branches and seat loops of the
+ * general one; the run-outs an instant win decides are set aside first and resolved one
+ * at a time, as the general one resolves them. */
 INLINE void
 block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_second,
-            Py_ssize_t stride, int n, const Layout *at, Tally *t, Blocks *b)
+            const int64_t *first_outs, Py_ssize_t stride, int n, const Layout *at, Tally *t,
+            Blocks *b)
 {
     const int seats = at->seats;
     const int halves = rule->shape == HALVES ? 2 : 1;
     int64_t top[BLOCK];
-    uint8_t ties[BLOCK], alone[BLOCK];
-    int tied[BLOCK];
+    uint8_t ties[BLOCK], alone[BLOCK], open[BLOCK];
+    int tied[BLOCK], decided[BLOCK];
     double *share = b->share;
     memset(share, 0, sizeof(double) * seats * BLOCK);
+    int instants = 0;
+    if (first_outs) {
+        uint64_t earliest[BLOCK];
+        for (int i = 0; i < n; i++)
+            earliest[i] = (uint64_t)first_outs[i] - 1;
+        for (int s = 1; s < seats; s++) {
+            const int64_t *row = first_outs + s * stride;
+            for (int i = 0; i < n; i++) {
+                uint64_t v = (uint64_t)row[i] - 1;
+                earliest[i] = v < earliest[i] ? v : earliest[i];
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            open[i] = earliest[i] == UINT64_MAX;
+            decided[instants] = i;
+            instants += !open[i];
+        }
+        Layout block_at = *at;
+        block_at.count = stride;
+        for (int j = 0; j < instants; j++) {
+            int i = decided[j];
+            uint8_t chosen[MAX_SEATS];
+            double seat_share[MAX_SEATS] = {0};
+            int first = first_out(first_outs, i, &block_at, chosen);
+            award(t, at, rule->instant_pot, 1, chosen, first, 1.0, seat_share, 0);
+            for (int s2 = 0; s2 < seats; s2++) {
+                t->counts[at->shares + s2] += chosen[s2];
+                share[s2 * BLOCK + i] = seat_share[s2];
+            }
+        }
+    } else {
+        memset(open, 1, sizeof open);
+    }
     for (int pot = 0; pot < halves; pot++) {
         const int64_t *key = pot ? first_second : first_key;
         for (int i = 0; i < n; i++)
@@ -367,10 +403,10 @@ block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_sec
         int shared = 0;
         for (int i = 0; i < n; i++) {
             int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
-            b->redeals += ties[i] > 1 && !split;
-            if (ties[i] > 1 && split)
-                tied[shared++] = i;
-            alone[i] = ties[i] == 1;
+            b->redeals += ties[i] > 1 && !split && open[i];
+            tied[shared] = i;
+            shared += ties[i] > 1 && split && open[i];
+            alone[i] = (ties[i] == 1) & open[i];
         }
         const double whole = t->inverse[halves];
         for (int s = 0; s < seats; s++) {
@@ -411,7 +447,8 @@ tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
     for (Py_ssize_t first = 0; first < at->count; first += BLOCK) {
         int n = at->count - first < BLOCK ? (int)(at->count - first) : BLOCK;
         block_tally(rule, rule->key + first, rule->shape == HALVES ? rule->second + first : NULL,
-                    at->count, n, at, t, &b);
+                    rule->instant_pot >= 0 ? rule->out_after + first : NULL, at->count, n, at,
+                    t, &b);
     }
     blocks_end(&b, at, t, squared);
     return 0;
@@ -424,7 +461,7 @@ tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
     set_inverses(t, at->seats);
     if (t->weights)
         tally_runs(rule, at, t, squared, at->count, 1);
-    else if (rule->instant_pot < 0 && rule->shape != DECLARED) {
+    else if (rule->shape != DECLARED) {
         if (tally_blocks(rule, at, t, squared))
             return -1;
     } else
@@ -784,11 +821,20 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
     rule.second = figures + at.seats * BLOCK;
     rule.out_after = figures + 2 * at.seats * BLOCK;
     const int64_t *strength = game->scores, *second = game->scores + game->second * KEPT_SUMS;
+    const int blocked = !weighted && rule.shape != DECLARED;
+    Blocks b;
+    if (blocked && blocks_start(&b, at.seats)) {
+        PyMem_RawFree(figures);
+        PyMem_RawFree(kept);
+        return -1;
+    }
     Cards hands[MAX_SEATS];
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
         int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
         Py_ssize_t offset;
         if (block_from(sampled, first, n, &offset)) {
+            if (blocked)
+                blocks_end(&b, &at, &t, squared);
             PyMem_RawFree(figures);
             PyMem_RawFree(kept);
             return -2;
@@ -811,10 +857,15 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
         if (weighted) {
             t.weights = weights + first;
             tally_runs(&rule, &at, &t, squared, n, 1);
+        } else if (blocked) {
+            block_tally(&rule, rule.key, rule.shape == HALVES ? rule.second : NULL,
+                        rule.instant_pot >= 0 ? rule.out_after : NULL, BLOCK, n, &at, &t, &b);
         } else {
             tally_runs(&rule, &at, &t, squared, n, 0);
         }
     }
+    if (blocked)
+        blocks_end(&b, &at, &t, squared);
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
     PyMem_RawFree(kept);
@@ -1085,7 +1136,7 @@ scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, P
             t.weights = weights + first;
             tally_runs(&rule, &at, &t, squared, n, 1);
         } else {
-            block_tally(&rule, rule.key, rule.second, BLOCK, n, &at, &t, &b);
+            block_tally(&rule, rule.key, rule.second, NULL, BLOCK, n, &at, &t, &b);
         }
     }
     blocks_end(&b, &at, &t, squared);
