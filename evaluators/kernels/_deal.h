@@ -7,11 +7,9 @@
  * partial shuffle of any arrangement gives every ordered draw the same chance. A
  * discard game's table cards then come one by one, each uniform over the cards left
  * whose rank is not on the table yet (docs/rules.md "Odds"): a uniform draw of the cards
- * left, redrawn while its rank is on the table, is uniform over those. Bounded draws are
- * Lemire's multiply-shift on 16-bit quarters of 64-bit words, rejecting the biased few,
- * from xoshiro256** seeded by splitmix64: exact uniform draws, and one seed gives one
- * sequence on every machine. (Until issue 24's Odds work the draws took 32-bit halves: a
- * seed's sampled answer changed then, not its distribution.)
+ * left, redrawn while its rank is on the table, is uniform over those. Bounded draws are Lemire's
+ * multiply-shift on 32-bit halves of 64-bit words, rejecting the biased few, from xoshiro256** seeded by
+ * splitmix64: exact uniform draws, and one seed gives one sequence on every machine.
  */
 #ifndef HANDEVAL_KERNEL_DEAL_H
 #define HANDEVAL_KERNEL_DEAL_H
@@ -24,8 +22,8 @@
 
 typedef struct {
     uint64_t s[4];
-    uint64_t word; /* the unused quarters of the last word, lowest first */
-    int quarters;  /* how many */
+    uint32_t spare;
+    int halves;
 } Rng;
 
 static inline uint64_t
@@ -58,33 +56,35 @@ next_word(Rng *rng)
     return result;
 }
 
-/* A 16-bit draw: each 64-bit word serves four (a bound of at most 52 wastes little of
- * 16 bits: a draw is redrawn with chance below 52 / 2^16). */
+/* A 32-bit word: each 64-bit word serves two draws. */
 static inline uint32_t
-next_quarter(Rng *rng)
+next_half(Rng *rng)
 {
-    if (!rng->quarters) {
-        rng->word = next_word(rng);
-        rng->quarters = 4;
+    if (rng->halves) {
+        rng->halves = 0;
+        return rng->spare;
     }
-    uint32_t quarter = (uint32_t)(rng->word & 0xFFFF);
-    rng->word >>= 16;
-    rng->quarters--;
-    return quarter;
+    uint64_t word = next_word(rng);
+    rng->spare = (uint32_t)(word >> 32);
+    rng->halves = 1;
+    return (uint32_t)word;
 }
 
-/* Uniform in [0, bound), 1 <= bound <= 52: Lemire's multiply-shift on 16 bits, the draw
- * whose low 16 bits fall under 2^16 mod bound redrawn, so no value is favoured. */
+/* Uniform in [0, bound), 1 <= bound <= 52: Lemire's multiply-shift on 32 bits, the draw
+ * whose low half falls under 2^32 mod bound redrawn, so no value is favoured. */
 static inline uint32_t
 below(Rng *rng, uint32_t bound)
 {
-    uint32_t product = next_quarter(rng) * bound;
-    if ((product & 0xFFFF) < bound) {
-        uint32_t threshold = (0x10000 - bound) % bound;
-        while ((product & 0xFFFF) < threshold)
-            product = next_quarter(rng) * bound;
+    uint64_t product = (uint64_t)next_half(rng) * bound;
+    uint32_t low = (uint32_t)product;
+    if (low < bound) {
+        uint32_t threshold = (0 - bound) % bound;
+        while (low < threshold) {
+            product = (uint64_t)next_half(rng) * bound;
+            low = (uint32_t)product;
+        }
     }
-    return product >> 16;
+    return (uint32_t)(product >> 32);
 }
 
 #define PATIENCE 64
@@ -143,7 +143,7 @@ dealer_open(Dealer *d, const Py_buffer *unseen, Py_ssize_t in_turn, Py_ssize_t w
     for (int rank = 0; rank < DECK / 4; rank++)
         if (table_ranks >> rank & 1)
             d->table_blocked |= 0xFull << (4 * rank);
-    d->rng = (Rng){.quarters = 0};
+    d->rng = (Rng){.halves = 0};
     for (int i = 0; i < 4; i++)
         d->rng.s[i] = splitmix64(&seed);
     return 0;
