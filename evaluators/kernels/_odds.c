@@ -437,6 +437,132 @@ block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_sec
     b->runs += n;
 }
 
+#define CODED_SEATS 5
+/* Up to this many seats, counted DECLARED run-outs are tallied by outcome (coded_runs). */
+
+enum { BOTH_HALVES = 0, ONE_HALF = 1, REDEAL = 2, INSTANT = 3 };
+/* An outcome's kind, bits 2S and up of its code: both halves awarded (the high half's
+ * winners in bits 0..S-1, the low half's in bits S..2S-1); one half unclaimed (the other's
+ * winners, in bits 0..S-1, take pot 2 whole); a redeal; an instant win (the first out, in
+ * bits 0..S-1, take the instant pot whole). */
+
+/* The outcome of counted DECLARED run-out i (figures rows `stride` apart), as resolve
+ * decides it, with the seats as bit masks: the seats going both ways that do not win both
+ * halves (ties count) removed at once, and the halves decided again. */
+INLINE uint32_t
+declared_code(const int64_t *key, const int64_t *second, Py_ssize_t stride, Py_ssize_t i,
+              int seats, uint32_t goes_high, uint32_t goes_low)
+{
+    uint32_t in = (1u << seats) - 1, high, low;
+    for (;;) {
+        uint32_t high_ok = in & goes_high, low_ok = in & goes_low;
+        int64_t top_high = -1, top_low = -1;
+        for (int s = 0; s < seats; s++) {
+            int64_t k = key[s * stride + i], v = second[s * stride + i];
+            top_high = (high_ok >> s & 1) && k > top_high ? k : top_high;
+            top_low = (low_ok >> s & 1) && v > top_low ? v : top_low;
+        }
+        high = low = 0;
+        for (int s = 0; s < seats; s++) {
+            high |= (uint32_t)(key[s * stride + i] == top_high) << s;
+            low |= (uint32_t)(second[s * stride + i] == top_low) << s;
+        }
+        high &= high_ok;
+        low &= low_ok;
+        uint32_t failing = high_ok & low_ok & ~(high & low);
+        if (!failing)
+            break;
+        in &= ~failing;
+    }
+    if (high && low)
+        return high | low << seats | (uint32_t)BOTH_HALVES << 2 * seats;
+    if (high || low)
+        return (high | low) | (uint32_t)ONE_HALF << 2 * seats;
+    return (uint32_t)REDEAL << 2 * seats;
+}
+
+/* Counted DECLARED run-outs 0..n-1 (figures rows `stride` apart, out_after NULL without
+ * instant wins), each outcome's run-outs counted in `outcomes` (4 << 2 x seats codes):
+ * a few bit operations a run-out where resolve keeps per-seat flags and counts every
+ * seat's buckets; coded_end then adds each outcome's awards once, times its count. */
+static void
+coded_runs(const Rule *rule, const int64_t *key, const int64_t *second,
+           const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
+           int64_t *restrict outcomes)
+{
+    uint32_t goes_high = 0, goes_low = 0;
+    for (int s = 0; s < seats; s++) {
+        goes_high |= (uint32_t)(rule->goes_high[s] != 0) << s;
+        goes_low |= (uint32_t)(rule->goes_low[s] != 0) << s;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (out_after) {
+            uint64_t earliest = UINT64_MAX;
+            for (int s = 0; s < seats; s++) {
+                uint64_t v = (uint64_t)out_after[s * stride + i] - 1;
+                earliest = v < earliest ? v : earliest;
+            }
+            if (earliest != UINT64_MAX) {
+                uint32_t first = 0;
+                for (int s = 0; s < seats; s++)
+                    first |= (uint32_t)((uint64_t)out_after[s * stride + i] - 1 == earliest) << s;
+                outcomes[first | (uint32_t)INSTANT << 2 * seats]++;
+                continue;
+            }
+        }
+        outcomes[declared_code(key, second, stride, i, seats, goes_high, goes_low)]++;
+    }
+}
+
+/* `times` run-outs' award of pot `pot` (whole when `halves` is 1, half when 2) split among
+ * the seats of `winners`, and each one's share of the whole pot into `share`. */
+static void
+award_times(Tally *t, const Layout *at, int pot, int halves, uint32_t winners, int64_t times,
+            double *share)
+{
+    int d = halves * __builtin_popcount(winners);
+    for (int s = 0; s < at->seats; s++)
+        if (winners >> s & 1) {
+            t->counts[((Py_ssize_t)s * at->pots + pot) * at->buckets + d] += times;
+            share[s] += t->inverse[d];
+        }
+}
+
+/* The outcomes coded_runs counted, into the chunk's tally and squared shares: what
+ * resolve adds for one run-out of each, times its count. */
+static void
+coded_end(const Rule *rule, const Layout *at, Tally *t, const int64_t *outcomes,
+          double *squared)
+{
+    const int seats = at->seats;
+    const uint32_t mask = (1u << seats) - 1;
+    for (uint32_t code = 0; code < 4u << 2 * seats; code++) {
+        int64_t times = outcomes[code];
+        if (!times)
+            continue;
+        uint32_t first = code & mask, second = code >> seats & mask;
+        double share[MAX_SEATS] = {0};
+        switch (code >> 2 * seats) {
+        case BOTH_HALVES:
+            award_times(t, at, 0, 2, first, times, share);
+            award_times(t, at, 1, 2, second, times, share);
+            break;
+        case ONE_HALF:
+            award_times(t, at, 2, 1, first, times, share);
+            break;
+        case REDEAL:
+            t->counts[at->shares + seats] += times;
+            break;
+        default: /* INSTANT */
+            award_times(t, at, rule->instant_pot, 1, first, times, share);
+            for (int s = 0; s < seats; s++)
+                t->counts[at->shares + s] += (first >> s & 1) * times;
+        }
+        for (int s = 0; s < seats; s++)
+            squared[s] += (double)times * (share[s] * share[s]);
+    }
+}
+
 /* block_tally over a whole chunk's figures (rows at->count apart). */
 static int
 tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
@@ -464,6 +590,15 @@ tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
     else if (rule->shape != DECLARED) {
         if (tally_blocks(rule, at, t, squared))
             return -1;
+    } else if (at->seats <= CODED_SEATS) {
+        int64_t *outcomes = PyMem_RawCalloc((size_t)4 << 2 * at->seats, sizeof(int64_t));
+        if (!outcomes)
+            return -1;
+        coded_runs(rule, rule->key, rule->second, rule->instant_pot >= 0 ? rule->out_after : NULL,
+                   at->count, at->count, at->seats, outcomes);
+        coded_end(rule, at, t, outcomes, squared);
+        t->counts[at->items - 1] += at->count;
+        PyMem_RawFree(outcomes);
     } else
         tally_runs(rule, at, t, squared, at->count, 0);
     fold(at, t, squared, out, squares, t->weights != NULL);
@@ -822,8 +957,11 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
     rule.out_after = figures + 2 * at.seats * BLOCK;
     const int64_t *strength = game->scores, *second = game->scores + game->second * KEPT_SUMS;
     const int blocked = !weighted && rule.shape != DECLARED;
+    const int coded = !weighted && rule.shape == DECLARED && at.seats <= CODED_SEATS;
+    int64_t *outcomes = coded ? PyMem_RawCalloc((size_t)4 << 2 * at.seats, sizeof(int64_t)) : NULL;
     Blocks b;
-    if (blocked && blocks_start(&b, at.seats)) {
+    if ((coded && !outcomes) || (blocked && blocks_start(&b, at.seats))) {
+        PyMem_RawFree(outcomes);
         PyMem_RawFree(figures);
         PyMem_RawFree(kept);
         return -1;
@@ -835,6 +973,7 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
         if (block_from(sampled, first, n, &offset)) {
             if (blocked)
                 blocks_end(&b, &at, &t, squared);
+            PyMem_RawFree(outcomes);
             PyMem_RawFree(figures);
             PyMem_RawFree(kept);
             return -2;
@@ -860,12 +999,20 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
         } else if (blocked) {
             block_tally(&rule, rule.key, rule.shape == HALVES ? rule.second : NULL,
                         rule.instant_pot >= 0 ? rule.out_after : NULL, BLOCK, n, &at, &t, &b);
+        } else if (coded) {
+            coded_runs(&rule, rule.key, rule.second,
+                       rule.instant_pot >= 0 ? rule.out_after : NULL, BLOCK, n, at.seats,
+                       outcomes);
+            t.counts[at.items - 1] += n;
         } else {
             tally_runs(&rule, &at, &t, squared, n, 0);
         }
     }
     if (blocked)
         blocks_end(&b, &at, &t, squared);
+    if (coded)
+        coded_end(&rule, &at, &t, outcomes, squared);
+    PyMem_RawFree(outcomes);
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
     PyMem_RawFree(kept);
