@@ -438,13 +438,29 @@ block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_sec
 }
 
 #define CODED_SEATS 5
-/* Up to this many seats, counted DECLARED run-outs are tallied by outcome (coded_runs). */
+/* Up to this many seats, counted run-outs are tallied by outcome (coded_runs). */
 
-enum { BOTH_HALVES = 0, ONE_HALF = 1, REDEAL = 2, INSTANT = 3 };
+enum { BOTH_HALVES = 0, WHOLE = 1, REDEAL = 2, INSTANT = 3 };
 /* An outcome's kind, bits 2S and up of its code: both halves awarded (the high half's
- * winners in bits 0..S-1, the low half's in bits S..2S-1); one half unclaimed (the other's
- * winners, in bits 0..S-1, take pot 2 whole); a redeal; an instant win (the first out, in
- * bits 0..S-1, take the instant pot whole). */
+ * winners in bits 0..S-1, the second's in bits S..2S-1: HALVES, DECLARED); one pot whole
+ * to the seats in bits 0..S-1 (pot 0: BEST, UNIQUE_BEST; pot 2 when DECLARED has one half
+ * unclaimed); a redeal; an instant win (the first out, in bits 0..S-1, take the instant
+ * pot whole). */
+
+/* The seats with run-out i's largest figure (rows `stride` apart) as a bit mask; the
+ * figure in `top`. */
+INLINE uint32_t
+winners_of(const int64_t *key, Py_ssize_t stride, Py_ssize_t i, int seats, int64_t *top)
+{
+    int64_t best = key[i];
+    for (int s = 1; s < seats; s++)
+        best = key[s * stride + i] > best ? key[s * stride + i] : best;
+    uint32_t winners = 0;
+    for (int s = 0; s < seats; s++)
+        winners |= (uint32_t)(key[s * stride + i] == best) << s;
+    *top = best;
+    return winners;
+}
 
 /* The outcome of counted DECLARED run-out i (figures rows `stride` apart), as resolve
  * decides it, with the seats as bit masks: the seats going both ways that do not win both
@@ -477,24 +493,26 @@ declared_code(const int64_t *key, const int64_t *second, Py_ssize_t stride, Py_s
     if (high && low)
         return high | low << seats | (uint32_t)BOTH_HALVES << 2 * seats;
     if (high || low)
-        return (high | low) | (uint32_t)ONE_HALF << 2 * seats;
+        return (high | low) | (uint32_t)WHOLE << 2 * seats;
     return (uint32_t)REDEAL << 2 * seats;
 }
 
-/* Counted DECLARED run-outs 0..n-1 (figures rows `stride` apart, out_after NULL without
- * instant wins), each outcome's run-outs counted in `outcomes` (4 << 2 x seats codes):
- * a few bit operations a run-out where resolve keeps per-seat flags and counts every
- * seat's buckets; coded_end then adds each outcome's awards once, times its count. */
-static void
-coded_runs(const Rule *rule, const int64_t *key, const int64_t *second,
-           const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
-           int64_t *restrict outcomes)
+/* Counted run-outs 0..n-1 of one shape (figures rows `stride` apart, out_after NULL
+ * without instant wins), each outcome's run-outs counted in `outcomes` (4 << 2 x seats
+ * codes): a few bit operations a run-out where resolve keeps per-seat flags and counts
+ * every seat's buckets; coded_end then adds each outcome's awards once, times its count. */
+INLINE void
+coded_shape(const Rule *rule, const int shape, const int64_t *key, const int64_t *second,
+            const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
+            int64_t *restrict outcomes)
 {
     uint32_t goes_high = 0, goes_low = 0;
-    for (int s = 0; s < seats; s++) {
-        goes_high |= (uint32_t)(rule->goes_high[s] != 0) << s;
-        goes_low |= (uint32_t)(rule->goes_low[s] != 0) << s;
-    }
+    if (shape == DECLARED)
+        for (int s = 0; s < seats; s++) {
+            goes_high |= (uint32_t)(rule->goes_high[s] != 0) << s;
+            goes_low |= (uint32_t)(rule->goes_low[s] != 0) << s;
+        }
+    const uint32_t whole = (uint32_t)WHOLE << 2 * seats;
     for (Py_ssize_t i = 0; i < n; i++) {
         if (out_after) {
             uint64_t earliest = UINT64_MAX;
@@ -510,7 +528,40 @@ coded_runs(const Rule *rule, const int64_t *key, const int64_t *second,
                 continue;
             }
         }
-        outcomes[declared_code(key, second, stride, i, seats, goes_high, goes_low)]++;
+        int64_t top;
+        uint32_t code;
+        switch (shape) {
+        case BEST:
+            code = winners_of(key, stride, i, seats, &top) | whole;
+            break;
+        case HALVES:
+            code = winners_of(key, stride, i, seats, &top) |
+                   winners_of(second, stride, i, seats, &top) << seats;
+            break;
+        case UNIQUE_BEST: {
+            uint32_t winners = winners_of(key, stride, i, seats, &top);
+            code = (winners & (winners - 1)) && top != rule->split_at
+                       ? (uint32_t)REDEAL << 2 * seats
+                       : winners | whole;
+            break;
+        }
+        default:
+            code = declared_code(key, second, stride, i, seats, goes_high, goes_low);
+        }
+        outcomes[code]++;
+    }
+}
+
+static void
+coded_runs(const Rule *rule, const int64_t *key, const int64_t *second,
+           const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
+           int64_t *restrict outcomes)
+{
+    switch (rule->shape) {
+    case BEST: coded_shape(rule, BEST, key, second, out_after, stride, n, seats, outcomes); break;
+    case HALVES: coded_shape(rule, HALVES, key, second, out_after, stride, n, seats, outcomes); break;
+    case UNIQUE_BEST: coded_shape(rule, UNIQUE_BEST, key, second, out_after, stride, n, seats, outcomes); break;
+    default: coded_shape(rule, DECLARED, key, second, out_after, stride, n, seats, outcomes);
     }
 }
 
@@ -547,8 +598,8 @@ coded_end(const Rule *rule, const Layout *at, Tally *t, const int64_t *outcomes,
             award_times(t, at, 0, 2, first, times, share);
             award_times(t, at, 1, 2, second, times, share);
             break;
-        case ONE_HALF:
-            award_times(t, at, 2, 1, first, times, share);
+        case WHOLE:
+            award_times(t, at, rule->shape == DECLARED ? 2 : 0, 1, first, times, share);
             break;
         case REDEAL:
             t->counts[at->shares + seats] += times;
@@ -587,10 +638,7 @@ tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
     set_inverses(t, at->seats);
     if (t->weights)
         tally_runs(rule, at, t, squared, at->count, 1);
-    else if (rule->shape != DECLARED) {
-        if (tally_blocks(rule, at, t, squared))
-            return -1;
-    } else if (at->seats <= CODED_SEATS) {
+    else if (at->seats <= CODED_SEATS) {
         int64_t *outcomes = PyMem_RawCalloc((size_t)4 << 2 * at->seats, sizeof(int64_t));
         if (!outcomes)
             return -1;
@@ -599,6 +647,9 @@ tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
         coded_end(rule, at, t, outcomes, squared);
         t->counts[at->items - 1] += at->count;
         PyMem_RawFree(outcomes);
+    } else if (rule->shape != DECLARED) {
+        if (tally_blocks(rule, at, t, squared))
+            return -1;
     } else
         tally_runs(rule, at, t, squared, at->count, 0);
     fold(at, t, squared, out, squares, t->weights != NULL);
@@ -956,8 +1007,8 @@ discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally
     rule.second = figures + at.seats * BLOCK;
     rule.out_after = figures + 2 * at.seats * BLOCK;
     const int64_t *strength = game->scores, *second = game->scores + game->second * KEPT_SUMS;
-    const int blocked = !weighted && rule.shape != DECLARED;
-    const int coded = !weighted && rule.shape == DECLARED && at.seats <= CODED_SEATS;
+    const int coded = !weighted && at.seats <= CODED_SEATS;
+    const int blocked = !weighted && !coded && rule.shape != DECLARED;
     int64_t *outcomes = coded ? PyMem_RawCalloc((size_t)4 << 2 * at.seats, sizeof(int64_t)) : NULL;
     Blocks b;
     if ((coded && !outcomes) || (blocked && blocks_start(&b, at.seats))) {
@@ -1249,8 +1300,11 @@ scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, P
     int64_t *figures = PyMem_RawMalloc(2 * sizeof(int64_t) * at.seats * BLOCK);
     if (!figures)
         return -1;
+    const int coded = !t.weights && at.seats <= CODED_SEATS;
+    int64_t *outcomes = coded ? PyMem_RawCalloc((size_t)4 << 2 * at.seats, sizeof(int64_t)) : NULL;
     Blocks b;
-    if (blocks_start(&b, at.seats)) {
+    if ((coded && !outcomes) || blocks_start(&b, at.seats)) {
+        PyMem_RawFree(outcomes);
         PyMem_RawFree(figures);
         return -1;
     }
@@ -1267,6 +1321,7 @@ scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, P
         Py_ssize_t at_first;
         if (block_from(sampled, first, n, &at_first)) {
             blocks_end(&b, &at, &t, squared);
+            PyMem_RawFree(outcomes);
             PyMem_RawFree(figures);
             return -2;
         }
@@ -1282,11 +1337,17 @@ scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, P
         if (weighted) {
             t.weights = weights + first;
             tally_runs(&rule, &at, &t, squared, n, 1);
+        } else if (coded) {
+            coded_runs(&rule, rule.key, rule.second, NULL, BLOCK, n, at.seats, outcomes);
+            t.counts[at.items - 1] += n;
         } else {
             block_tally(&rule, rule.key, rule.second, NULL, BLOCK, n, &at, &t, &b);
         }
     }
     blocks_end(&b, &at, &t, squared);
+    if (coded)
+        coded_end(&rule, &at, &t, outcomes, squared);
+    PyMem_RawFree(outcomes);
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
     return 0;
