@@ -23,7 +23,7 @@ import numpy.typing as npt
 import pytest
 
 from evaluators import discard, poker
-from evaluators.cards import card_text
+from evaluators.cards import InvalidRequest, card_text
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds import (
@@ -149,11 +149,15 @@ def _adversarial_figures(
 
 
 @pytest.mark.parametrize("game", ODDS_GAMES, ids=[game.value for game in ODDS_GAMES])
-@pytest.mark.parametrize("seats", [2, 3, 4])
+@pytest.mark.parametrize("seats", [2, 3, 4, 7])
 def test_the_compiled_tally_counts_what_the_numpy_pot_rule_awards_on_dealt_run_outs(
     game: Game, seats: int
 ) -> None:
-    figures, declarations = _deal_figures(game, seats, 4_000, seed=seats)
+    """Counted by outcome up to 5 seats (``_odds.c``'s CODED_SEATS), by blocks past it."""
+    try:
+        figures, declarations = _deal_figures(game, seats, 4_000, seed=seats)
+    except InvalidRequest:
+        pytest.skip(f"{game.value} deals no {seats} hands (its table needs the cards)")
     sums, squares = _kernel(game, figures, declarations)
     expected, expected_squares = _reference(game, figures, declarations)
     np.testing.assert_array_equal(sums, expected)
