@@ -894,7 +894,7 @@ discard_block(const uint16_t *values, const Cards *hands, int seats, Cards table
         const uint8_t *column = table.cards + k * table.card;
         const uint64_t turn = (uint64_t)k + 1;
         for (int i = 0; i < n; i++) {
-            int shift = 4 * ((column[i * table.run] >> 2) & 15);
+            int shift = column[i * table.run] & 0x3C; /* 4 x the rank's low 4 bits */
             uint64_t now = turns[i] >> shift & 15;
             turns[i] -= (now - (now < turn ? now : turn)) << shift;
         }
@@ -909,9 +909,9 @@ discard_block(const uint16_t *values, const Cards *hands, int seats, Cards table
             const uint8_t *column = hand.cards + k * hand.card;
             for (int i = 0; i < n; i++) {
                 uint8_t card = column[i * hand.run];
-                uint8_t turn = turns[i] >> (4 * ((card >> 2) & 15)) & 15;
+                uint8_t turn = turns[i] >> (card & 0x3C) & 15;
                 last[i] = turn > last[i] ? turn : last[i];
-                sum[i] += values[card] * (turn == NEVER);
+                sum[i] += values[card] & -(uint16_t)(turn == NEVER);
             }
         }
         uint16_t *seat_kept = kept + s * stride;
