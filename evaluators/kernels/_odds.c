@@ -24,12 +24,17 @@
  * (the exact enumeration's probabilities: within an ulp or so of the true sum); either is
  * added once to the running tally, float64 sums with their compensations, whole numbers
  * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
+ * Counted run-outs of up to CODED_SEATS seats are tallied by outcome (coded_runs: the
+ * winners as seat bit masks, each outcome's run-outs counted, its awards added once times
+ * its count); past that a block at a time (block_tally), or one at a time (resolve).
  *
  * The discard games' chunks come here as cards (discard_tally): each seat's figures by
  * the discard rule, a block of run-outs at a time, then the same pot rule and tally; the
  * poker family's likewise (scored_tally: Poker high, Grocery Store Dots, High Card), their
  * figures by the batch kernels' own arithmetic (_poker_tables.h, _checks.h). A chunk's
- * cards are read a position at a time over a block: a sampled chunk is position-major.
+ * cards are read a position at a time over a block. A sampled chunk is dealt in the
+ * same call (discard_sampled, scored_sampled: _deal.h's deal, a block at a time into a
+ * tile the block is then scored from), so its cards are never written out.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -939,7 +944,8 @@ PyDoc_STRVAR(discard_doc,
 "--\n\n"
 "One seat's discard-game figures over `count` run-outs: values, uint16 per card id\n"
 "(256); hand and table, uint8 card ids read at (run stride, card stride, cards) each\n"
-"(a run stride of 0 repeats one row); kept (uint16) and out_after (int64), one per run-out.");
+"(a run stride of 0 repeats one row; the table at most 14 cards); kept (uint16) and\n"
+"out_after (int64), one per run-out.");
 
 static PyObject *
 discard_entry(PyObject *module, PyObject *args)

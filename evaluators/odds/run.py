@@ -8,8 +8,11 @@ its game's batch evaluator, every run-out at once by the game's vectorised pot r
 (``GameRules.odds``, in each game's module). A request whose hands are all known, its
 table still to come, takes the game's shorter road where it has one (``OddsGame.known_hands``;
 Poker high reads each board from sums of per-card keys, never as rows of card ids, and
-counts each seat's wins and shares per chunk). ``keep_going`` is asked between chunks, so a caller's
-deadline stops the work (``OddsStopped``).
+counts each seat's wins and shares per chunk). A sampled call of a game whose chunks
+the compiled tally scores from the cards (``OddsGame.discard`` or ``scored``) deals each
+chunk in that same call, the cards never written out (``_deal_and_tally``: the cards
+``sample_completions`` would deal from the seed). ``keep_going`` is asked between chunks,
+so a caller's deadline stops the work (``OddsStopped``).
 """
 
 from __future__ import annotations
