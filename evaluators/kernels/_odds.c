@@ -24,12 +24,17 @@
  * (the exact enumeration's probabilities: within an ulp or so of the true sum); either is
  * added once to the running tally, float64 sums with their compensations, whole numbers
  * exact below 2^53. The seats' squared shares (for the standard error) are plain sums.
+ * Counted run-outs of up to CODED_SEATS seats are tallied by outcome (coded_runs: the
+ * winners as seat bit masks, each outcome's run-outs counted, its awards added once times
+ * its count); past that a block at a time (block_tally), or one at a time (resolve).
  *
  * The discard games' chunks come here as cards (discard_tally): each seat's figures by
  * the discard rule, a block of run-outs at a time, then the same pot rule and tally; the
  * poker family's likewise (scored_tally: Poker high, Grocery Store Dots, High Card), their
  * figures by the batch kernels' own arithmetic (_poker_tables.h, _checks.h). A chunk's
- * cards are read a position at a time over a block: a sampled chunk is position-major.
+ * cards are read a position at a time over a block. A sampled chunk is dealt in the
+ * same call (discard_sampled, scored_sampled: _deal.h's deal, a block at a time into a
+ * tile the block is then scored from), so its cards are never written out.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -38,10 +43,10 @@
 
 #include "_buffers.h"
 #include "_checks.h"
+#include "_deal.h"
 #include "_poker_tables.h"
 
 #define MAX_SEATS 52
-#define DECK 52
 #define MAX_POTS 3
 
 #define INLINE static inline __attribute__((always_inline))
@@ -332,23 +337,59 @@ blocks_end(Blocks *b, const Layout *at, Tally *t, double *squared)
     PyMem_RawFree(b->share);
 }
 
-/* tally_runs for counted run-outs of the shapes without declarations or instant wins
- * (BEST, HALVES, UNIQUE_BEST), for one block of n <= BLOCK run-outs whose figures start
- * at `key` and `second` (rows `stride` apart), a seat at a time: the top figure and how
- * many share it per run-out, then per seat its wins alone summed in a register and its
- * rarer shared wins counted by bucket. Straight loops over contiguous rows, without the
- * per-run-out branches and seat loops of the general one. */
+/* tally_runs for counted run-outs of the shapes without declarations (BEST, HALVES,
+ * UNIQUE_BEST), for one block of n <= BLOCK run-outs whose figures start at `key`,
+ * `second` and `out_after` (rows `stride` apart; out_after NULL without instant wins),
+ * a seat at a time: the top figure and how many share it per run-out, then per seat its
+ * wins alone summed in a register and its rarer shared wins counted by bucket. Straight
+ * loops over contiguous rows, without the per-run-out branches and seat loops of the
+ * general one; the run-outs an instant win decides are set aside first and resolved one
+ * at a time, as the general one resolves them. */
 INLINE void
 block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_second,
-            Py_ssize_t stride, int n, const Layout *at, Tally *t, Blocks *b)
+            const int64_t *first_outs, Py_ssize_t stride, int n, const Layout *at, Tally *t,
+            Blocks *b)
 {
     const int seats = at->seats;
     const int halves = rule->shape == HALVES ? 2 : 1;
     int64_t top[BLOCK];
-    uint8_t ties[BLOCK], alone[BLOCK];
-    int tied[BLOCK];
+    uint8_t ties[BLOCK], alone[BLOCK], open[BLOCK];
+    int tied[BLOCK], decided[BLOCK];
     double *share = b->share;
     memset(share, 0, sizeof(double) * seats * BLOCK);
+    int instants = 0;
+    if (first_outs) {
+        uint64_t earliest[BLOCK];
+        for (int i = 0; i < n; i++)
+            earliest[i] = (uint64_t)first_outs[i] - 1;
+        for (int s = 1; s < seats; s++) {
+            const int64_t *row = first_outs + s * stride;
+            for (int i = 0; i < n; i++) {
+                uint64_t v = (uint64_t)row[i] - 1;
+                earliest[i] = v < earliest[i] ? v : earliest[i];
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            open[i] = earliest[i] == UINT64_MAX;
+            decided[instants] = i;
+            instants += !open[i];
+        }
+        Layout block_at = *at;
+        block_at.count = stride;
+        for (int j = 0; j < instants; j++) {
+            int i = decided[j];
+            uint8_t chosen[MAX_SEATS];
+            double seat_share[MAX_SEATS] = {0};
+            int first = first_out(first_outs, i, &block_at, chosen);
+            award(t, at, rule->instant_pot, 1, chosen, first, 1.0, seat_share, 0);
+            for (int s2 = 0; s2 < seats; s2++) {
+                t->counts[at->shares + s2] += chosen[s2];
+                share[s2 * BLOCK + i] = seat_share[s2];
+            }
+        }
+    } else {
+        memset(open, 1, sizeof open);
+    }
     for (int pot = 0; pot < halves; pot++) {
         const int64_t *key = pot ? first_second : first_key;
         for (int i = 0; i < n; i++)
@@ -367,10 +408,10 @@ block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_sec
         int shared = 0;
         for (int i = 0; i < n; i++) {
             int split = rule->shape != UNIQUE_BEST || top[i] == rule->split_at;
-            b->redeals += ties[i] > 1 && !split;
-            if (ties[i] > 1 && split)
-                tied[shared++] = i;
-            alone[i] = ties[i] == 1;
+            b->redeals += ties[i] > 1 && !split && open[i];
+            tied[shared] = i;
+            shared += ties[i] > 1 && split && open[i];
+            alone[i] = (ties[i] == 1) & open[i];
         }
         const double whole = t->inverse[halves];
         for (int s = 0; s < seats; s++) {
@@ -401,6 +442,183 @@ block_tally(const Rule *rule, const int64_t *first_key, const int64_t *first_sec
     b->runs += n;
 }
 
+#define CODED_SEATS 5
+/* Up to this many seats, counted run-outs are tallied by outcome (coded_runs). */
+
+enum { BOTH_HALVES = 0, WHOLE = 1, REDEAL = 2, INSTANT = 3 };
+/* An outcome's kind, bits 2S and up of its code: both halves awarded (the high half's
+ * winners in bits 0..S-1, the second's in bits S..2S-1: HALVES, DECLARED); one pot whole
+ * to the seats in bits 0..S-1 (pot 0: BEST, UNIQUE_BEST; pot 2 when DECLARED has one half
+ * unclaimed); a redeal; an instant win (the first out, in bits 0..S-1, take the instant
+ * pot whole). */
+
+/* The seats with run-out i's largest figure (rows `stride` apart) as a bit mask; the
+ * figure in `top`. */
+INLINE uint32_t
+winners_of(const int64_t *key, Py_ssize_t stride, Py_ssize_t i, int seats, int64_t *top)
+{
+    int64_t best = key[i];
+    for (int s = 1; s < seats; s++)
+        best = key[s * stride + i] > best ? key[s * stride + i] : best;
+    uint32_t winners = 0;
+    for (int s = 0; s < seats; s++)
+        winners |= (uint32_t)(key[s * stride + i] == best) << s;
+    *top = best;
+    return winners;
+}
+
+/* The outcome of counted DECLARED run-out i (figures rows `stride` apart), as resolve
+ * decides it, with the seats as bit masks: the seats going both ways that do not win both
+ * halves (ties count) removed at once, and the halves decided again. */
+INLINE uint32_t
+declared_code(const int64_t *key, const int64_t *second, Py_ssize_t stride, Py_ssize_t i,
+              int seats, uint32_t goes_high, uint32_t goes_low)
+{
+    uint32_t in = (1u << seats) - 1, high, low;
+    for (;;) {
+        uint32_t high_ok = in & goes_high, low_ok = in & goes_low;
+        int64_t top_high = -1, top_low = -1;
+        for (int s = 0; s < seats; s++) {
+            int64_t k = key[s * stride + i], v = second[s * stride + i];
+            top_high = (high_ok >> s & 1) && k > top_high ? k : top_high;
+            top_low = (low_ok >> s & 1) && v > top_low ? v : top_low;
+        }
+        high = low = 0;
+        for (int s = 0; s < seats; s++) {
+            high |= (uint32_t)(key[s * stride + i] == top_high) << s;
+            low |= (uint32_t)(second[s * stride + i] == top_low) << s;
+        }
+        high &= high_ok;
+        low &= low_ok;
+        uint32_t failing = high_ok & low_ok & ~(high & low);
+        if (!failing)
+            break;
+        in &= ~failing;
+    }
+    if (high && low)
+        return high | low << seats | (uint32_t)BOTH_HALVES << 2 * seats;
+    if (high || low)
+        return (high | low) | (uint32_t)WHOLE << 2 * seats;
+    return (uint32_t)REDEAL << 2 * seats;
+}
+
+/* Counted run-outs 0..n-1 of one shape (figures rows `stride` apart, out_after NULL
+ * without instant wins), each outcome's run-outs counted in `outcomes` (4 << 2 x seats
+ * codes): a few bit operations a run-out where resolve keeps per-seat flags and counts
+ * every seat's buckets; coded_end then adds each outcome's awards once, times its count. */
+INLINE void
+coded_shape(const Rule *rule, const int shape, const int64_t *key, const int64_t *second,
+            const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
+            int64_t *restrict outcomes)
+{
+    uint32_t goes_high = 0, goes_low = 0;
+    if (shape == DECLARED)
+        for (int s = 0; s < seats; s++) {
+            goes_high |= (uint32_t)(rule->goes_high[s] != 0) << s;
+            goes_low |= (uint32_t)(rule->goes_low[s] != 0) << s;
+        }
+    const uint32_t whole = (uint32_t)WHOLE << 2 * seats;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (out_after) {
+            uint64_t earliest = UINT64_MAX;
+            for (int s = 0; s < seats; s++) {
+                uint64_t v = (uint64_t)out_after[s * stride + i] - 1;
+                earliest = v < earliest ? v : earliest;
+            }
+            if (earliest != UINT64_MAX) {
+                uint32_t first = 0;
+                for (int s = 0; s < seats; s++)
+                    first |= (uint32_t)((uint64_t)out_after[s * stride + i] - 1 == earliest) << s;
+                outcomes[first | (uint32_t)INSTANT << 2 * seats]++;
+                continue;
+            }
+        }
+        int64_t top;
+        uint32_t code;
+        switch (shape) {
+        case BEST:
+            code = winners_of(key, stride, i, seats, &top) | whole;
+            break;
+        case HALVES:
+            code = winners_of(key, stride, i, seats, &top) |
+                   winners_of(second, stride, i, seats, &top) << seats;
+            break;
+        case UNIQUE_BEST: {
+            uint32_t winners = winners_of(key, stride, i, seats, &top);
+            code = (winners & (winners - 1)) && top != rule->split_at
+                       ? (uint32_t)REDEAL << 2 * seats
+                       : winners | whole;
+            break;
+        }
+        default:
+            code = declared_code(key, second, stride, i, seats, goes_high, goes_low);
+        }
+        outcomes[code]++;
+    }
+}
+
+static void
+coded_runs(const Rule *rule, const int64_t *key, const int64_t *second,
+           const int64_t *out_after, Py_ssize_t stride, Py_ssize_t n, int seats,
+           int64_t *restrict outcomes)
+{
+    switch (rule->shape) {
+    case BEST: coded_shape(rule, BEST, key, second, out_after, stride, n, seats, outcomes); break;
+    case HALVES: coded_shape(rule, HALVES, key, second, out_after, stride, n, seats, outcomes); break;
+    case UNIQUE_BEST: coded_shape(rule, UNIQUE_BEST, key, second, out_after, stride, n, seats, outcomes); break;
+    default: coded_shape(rule, DECLARED, key, second, out_after, stride, n, seats, outcomes);
+    }
+}
+
+/* `times` run-outs' award of pot `pot` (whole when `halves` is 1, half when 2) split among
+ * the seats of `winners`, and each one's share of the whole pot into `share`. */
+static void
+award_times(Tally *t, const Layout *at, int pot, int halves, uint32_t winners, int64_t times,
+            double *share)
+{
+    int d = halves * __builtin_popcount(winners);
+    for (int s = 0; s < at->seats; s++)
+        if (winners >> s & 1) {
+            t->counts[((Py_ssize_t)s * at->pots + pot) * at->buckets + d] += times;
+            share[s] += t->inverse[d];
+        }
+}
+
+/* The outcomes coded_runs counted, into the chunk's tally and squared shares: what
+ * resolve adds for one run-out of each, times its count. */
+static void
+coded_end(const Rule *rule, const Layout *at, Tally *t, const int64_t *outcomes,
+          double *squared)
+{
+    const int seats = at->seats;
+    const uint32_t mask = (1u << seats) - 1;
+    for (uint32_t code = 0; code < 4u << 2 * seats; code++) {
+        int64_t times = outcomes[code];
+        if (!times)
+            continue;
+        uint32_t first = code & mask, second = code >> seats & mask;
+        double share[MAX_SEATS] = {0};
+        switch (code >> 2 * seats) {
+        case BOTH_HALVES:
+            award_times(t, at, 0, 2, first, times, share);
+            award_times(t, at, 1, 2, second, times, share);
+            break;
+        case WHOLE:
+            award_times(t, at, rule->shape == DECLARED ? 2 : 0, 1, first, times, share);
+            break;
+        case REDEAL:
+            t->counts[at->shares + seats] += times;
+            break;
+        default: /* INSTANT */
+            award_times(t, at, rule->instant_pot, 1, first, times, share);
+            for (int s = 0; s < seats; s++)
+                t->counts[at->shares + s] += (first >> s & 1) * times;
+        }
+        for (int s = 0; s < seats; s++)
+            squared[s] += (double)times * (share[s] * share[s]);
+    }
+}
+
 /* block_tally over a whole chunk's figures (rows at->count apart). */
 static int
 tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
@@ -411,7 +629,8 @@ tally_blocks(const Rule *rule, const Layout *at, Tally *t, double *squared)
     for (Py_ssize_t first = 0; first < at->count; first += BLOCK) {
         int n = at->count - first < BLOCK ? (int)(at->count - first) : BLOCK;
         block_tally(rule, rule->key + first, rule->shape == HALVES ? rule->second + first : NULL,
-                    at->count, n, at, t, &b);
+                    rule->instant_pot >= 0 ? rule->out_after + first : NULL, at->count, n, at,
+                    t, &b);
     }
     blocks_end(&b, at, t, squared);
     return 0;
@@ -424,7 +643,16 @@ tally(const Rule *rule, const Layout *at, Tally *t, Sums out, Sums squares)
     set_inverses(t, at->seats);
     if (t->weights)
         tally_runs(rule, at, t, squared, at->count, 1);
-    else if (rule->instant_pot < 0 && rule->shape != DECLARED) {
+    else if (at->seats <= CODED_SEATS) {
+        int64_t *outcomes = PyMem_RawCalloc((size_t)4 << 2 * at->seats, sizeof(int64_t));
+        if (!outcomes)
+            return -1;
+        coded_runs(rule, rule->key, rule->second, rule->instant_pot >= 0 ? rule->out_after : NULL,
+                   at->count, at->count, at->seats, outcomes);
+        coded_end(rule, at, t, outcomes, squared);
+        t->counts[at->items - 1] += at->count;
+        PyMem_RawFree(outcomes);
+    } else if (rule->shape != DECLARED) {
         if (tally_blocks(rule, at, t, squared))
             return -1;
     } else
@@ -554,53 +782,161 @@ check_cards(const Py_buffer *view, Cards *m, Py_ssize_t count, const char *name)
     return 0;
 }
 
-#define ALL_RANKS 0x1FFF
+/* A sampled chunk's cards, dealt a block at a time (_deal.h) into a tile of rows BLOCK
+ * apart that holds each seat's hand, its known cards then its dealt ones, then the
+ * table's: the cards are never written out, and the block's stay in the first-level
+ * cache while they are scored. */
+typedef struct {
+    Dealer dealer;
+    uint8_t *tile;     /* rows x BLOCK, freed with PyMem_RawFree */
+    uint8_t *to[DECK]; /* the tile row of each dealt position */
+} Sampled;
 
-/* The discard rule over one seat's run-outs (as discard.odds_figures): the packed values
- * of its cards whose rank the table never shows, and out_after, 1 + the turns after which
- * a rank of the hand is still unshown when every one shows by the last turn, else 0. */
-static void
-discard_seat(const uint16_t *values, Cards hand, Cards table, Py_ssize_t count,
-             uint16_t *restrict kept, int64_t *restrict out_after)
+#define DEALT 0x80 /* a layout byte 0x80 | p: the row of dealt position p */
+
+/* The sampled deal `deal` = (unseen, in_turn, table_ranks, seed, widths, layout) opened
+ * for `seats` hands (`widths`: one byte a seat, its cards; `layout`: a byte a tile row,
+ * a known card id or DEALT | position, the seats' rows then the table's): the hands and
+ * the table as Cards in the tile. -1 with ValueError (or MemoryError) when it does not fit. */
+static int
+open_sampled(PyObject *deal, int seats, Sampled *out, Cards *hands, Cards *table)
 {
-    /* A card position at a time over a block of run-outs (a sampled chunk's positions lie
-     * a chunk apart: a run-out's cards read one after another would each evict the last
-     * from the same cache set). */
-    uint16_t waiting[BLOCK], shown[BLOCK];
-    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
-        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
-        const uint8_t *held = hand.cards + first * hand.run;
-        const uint8_t *turned = table.cards + first * table.run;
-        uint16_t *kept_block = kept + first;
-        int64_t *out_block = out_after + first;
+    Py_buffer v[3] = {{0}};
+    Py_ssize_t in_turn;
+    unsigned int table_ranks;
+    unsigned long long seed;
+    int failed = -1;
+    out->tile = NULL;
+    if (!PyArg_ParseTuple(deal, "y*nIKy*y*;deal: (unseen, in_turn, table_ranks, seed, widths, layout)",
+                          &v[0], &in_turn, &table_ranks, &seed, &v[1], &v[2]))
+        goto done;
+    const uint8_t *widths = v[1].buf, *layout = v[2].buf;
+    Py_ssize_t rows = v[2].len, held = 0, width = 0;
+    if (expect_items(&v[1], seats, 1, "widths"))
+        goto done;
+    for (int s = 0; s < seats; s++)
+        held += widths[s];
+    uint64_t positions = 0;
+    int bad = 0;
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        uint8_t cell = layout[row];
+        bad |= cell & DEALT ? (cell & ~DEALT) >= DECK : cell >= DECK;
+        if (cell & DEALT) {
+            width++;
+            positions |= 1ull << ((cell & ~DEALT) & 63);
+        }
+    }
+    if (bad || rows > 2 * DECK || held > rows || rows - held > DECK || width > DECK ||
+        positions != (1ull << width) - 1) {
+        PyErr_Format(PyExc_ValueError,
+                     "layout: %zd rows for hands of %zd cards; need card ids 0-%d and each "
+                     "dealt position 0x80 | p once, p below the dealt cards",
+                     rows, held, DECK - 1);
+        goto done;
+    }
+    if (dealer_open(&out->dealer, &v[0], in_turn, width, table_ranks, seed))
+        goto done;
+    out->tile = PyMem_RawMalloc((size_t)(rows ? rows : 1) * BLOCK);
+    if (!out->tile) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t row = 0; row < rows; row++) {
+        uint8_t *at = out->tile + row * BLOCK;
+        if (layout[row] & DEALT)
+            out->to[layout[row] & ~DEALT] = at;
+        else
+            memset(at, layout[row], BLOCK);
+    }
+    Py_ssize_t row = 0;
+    for (int s = 0; s < seats; s++) {
+        hands[s] = (Cards){out->tile + row * BLOCK, 1, BLOCK, widths[s]};
+        row += widths[s];
+    }
+    *table = (Cards){out->tile + row * BLOCK, 1, BLOCK, rows - row};
+    failed = 0;
+done:
+    release_all(v, 3);
+    return failed;
+}
+
+/* The cards of the block of `n` run-outs from `first`: dealt into the tile (the offset
+ * into the cards is then 0), or read in place (`first`). -1 when a table card had no
+ * candidate. */
+static int
+block_from(Sampled *sampled, Py_ssize_t first, int n, Py_ssize_t *offset)
+{
+    *offset = first;
+    if (!sampled)
+        return 0;
+    *offset = 0;
+    return deal_block(&sampled->dealer, sampled->to, n);
+}
+
+#define NEVER 15
+#define MAX_TURNS 14
+/* A run-out's table read once for every seat (discard_block): per rank, the first turn
+ * that shows it, 1-MAX_TURNS, or NEVER, a nibble each of one word. */
+
+/* The discard rule over a block of n <= BLOCK run-outs of `seats` hands against their
+ * table (as discard.odds_figures), seat s's figures at s x `stride` in `kept` and
+ * `out_after`: kept, the packed values of the hand's cards whose rank the table never
+ * shows; out_after, the turn by which the table has shown every rank of the hand (at
+ * least 1), else 0 (a rank never shown, or no table). The table (at most MAX_TURNS
+ * cards) is read once per run-out, not once per seat; the cards a position at a time over
+ * the block (a sampled chunk's positions lie a chunk apart: a run-out's cards read one
+ * after another would each evict the last from the same cache set). */
+static void
+discard_block(const uint16_t *values, const Cards *hands, int seats, Cards table, int n,
+              uint16_t *restrict kept, int64_t *restrict out_after, Py_ssize_t stride)
+{
+    uint64_t turns[BLOCK];
+    uint16_t sum[BLOCK];
+    uint8_t last[BLOCK];
+    for (int i = 0; i < n; i++)
+        turns[i] = ~0ull;
+    for (Py_ssize_t k = 0; k < table.width; k++) {
+        const uint8_t *column = table.cards + k * table.card;
+        const uint64_t turn = (uint64_t)k + 1;
         for (int i = 0; i < n; i++) {
-            waiting[i] = 0;
-            shown[i] = 0;
-            out_block[i] = 1;
-            kept_block[i] = 0;
+            int shift = column[i * table.run] & 0x3C; /* 4 x the rank's low 4 bits */
+            uint64_t now = turns[i] >> shift & 15;
+            turns[i] -= (now - (now < turn ? now : turn)) << shift;
+        }
+    }
+    for (int s = 0; s < seats; s++) {
+        const Cards hand = hands[s];
+        for (int i = 0; i < n; i++) {
+            sum[i] = 0;
+            last[i] = 0;
         }
         for (Py_ssize_t k = 0; k < hand.width; k++) {
-            const uint8_t *column = held + k * hand.card;
-            for (int i = 0; i < n; i++)
-                waiting[i] |= (uint16_t)(1u << (column[i * hand.run] >> 2));
-        }
-        for (Py_ssize_t k = 0; k < table.width; k++) {
-            const uint8_t *column = turned + k * table.card;
-            for (int i = 0; i < n; i++) {
-                shown[i] |= (uint16_t)(1u << (column[i * table.run] >> 2));
-                out_block[i] += (waiting[i] & ~shown[i]) != 0;
-            }
-        }
-        for (Py_ssize_t k = 0; k < hand.width; k++) {
-            const uint8_t *column = held + k * hand.card;
+            const uint8_t *column = hand.cards + k * hand.card;
             for (int i = 0; i < n; i++) {
                 uint8_t card = column[i * hand.run];
-                kept_block[i] += values[card] * !(shown[i] >> (card >> 2) & 1);
+                uint8_t turn = turns[i] >> (card & 0x3C) & 15;
+                last[i] = turn > last[i] ? turn : last[i];
+                sum[i] += values[card] & -(uint16_t)(turn == NEVER);
             }
         }
-        for (int i = 0; i < n; i++)
-            out_block[i] *= table.width && !(waiting[i] & ~shown[i] & ALL_RANKS);
+        uint16_t *seat_kept = kept + s * stride;
+        int64_t *seat_out = out_after + s * stride;
+        for (int i = 0; i < n; i++) {
+            seat_kept[i] = sum[i];
+            seat_out[i] = table.width && last[i] != NEVER ? (last[i] ? last[i] : 1) : 0;
+        }
     }
+}
+
+/* 0 when a discard table's cards fit the turns discard_block counts; else -1, ValueError. */
+static int
+check_turns(const Cards *table)
+{
+    if (table->width <= MAX_TURNS)
+        return 0;
+    PyErr_Format(PyExc_ValueError, "table: %zd cards; the discard rule reads at most %d",
+                 table->width, MAX_TURNS);
+    return -1;
 }
 
 PyDoc_STRVAR(discard_doc,
@@ -608,7 +944,8 @@ PyDoc_STRVAR(discard_doc,
 "--\n\n"
 "One seat's discard-game figures over `count` run-outs: values, uint16 per card id\n"
 "(256); hand and table, uint8 card ids read at (run stride, card stride, cards) each\n"
-"(a run stride of 0 repeats one row); kept (uint16) and out_after (int64), one per run-out.");
+"(a run stride of 0 repeats one row; the table at most 14 cards); kept (uint16) and\n"
+"out_after (int64), one per run-out.");
 
 static PyObject *
 discard_entry(PyObject *module, PyObject *args)
@@ -624,8 +961,17 @@ discard_entry(PyObject *module, PyObject *args)
         check_cards(&v[1], &hand, count, "hand") || check_cards(&v[2], &table, count, "table") ||
         expect_items(&v[3], count, 2, "kept") || expect_items(&v[4], count, 8, "out_after"))
         goto fail;
+    if (check_turns(&table))
+        goto fail;
     Py_BEGIN_ALLOW_THREADS
-    discard_seat(v[0].buf, hand, table, count, v[3].buf, v[4].buf);
+    for (Py_ssize_t first = 0; first < count; first += BLOCK) {
+        Cards block_hand = hand, block_table = table;
+        block_hand.cards += first * hand.run;
+        block_table.cards += first * table.run;
+        discard_block(v[0].buf, &block_hand, 1, block_table,
+                      count - first < BLOCK ? (int)(count - first) : BLOCK,
+                      (uint16_t *)v[3].buf + first, (int64_t *)v[4].buf + first, 0);
+    }
     Py_END_ALLOW_THREADS
     release_all(v, 5);
     Py_RETURN_NONE;
@@ -648,13 +994,16 @@ typedef struct {
  * seat's kept sum and out_after by the discard rule, its figures looked up by kept sum,
  * then the pot rule and the tally. */
 static int
-discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
-              Sums squares)
+discard_tally(const Discard *game, Sampled *sampled, Rule rule, Layout at, Tally t,
+              Py_ssize_t count, Sums out, Sums squares)
 {
     int64_t *figures = PyMem_RawMalloc(3 * sizeof(int64_t) * at.seats * BLOCK);
-    if (!figures)
+    uint16_t *kept = PyMem_RawMalloc(sizeof(uint16_t) * at.seats * BLOCK);
+    if (!figures || !kept) {
+        PyMem_RawFree(figures);
+        PyMem_RawFree(kept);
         return -1;
-    uint16_t kept[BLOCK];
+    }
     double squared[MAX_SEATS] = {0};
     const int weighted = t.weights != NULL;
     const double *weights = t.weights;
@@ -663,29 +1012,67 @@ discard_tally(const Discard *game, Rule rule, Layout at, Tally t, Py_ssize_t cou
     rule.key = figures;
     rule.second = figures + at.seats * BLOCK;
     rule.out_after = figures + 2 * at.seats * BLOCK;
+    const int64_t *strength = game->scores, *second = game->scores + game->second * KEPT_SUMS;
+    const int coded = !weighted && at.seats <= CODED_SEATS;
+    const int blocked = !weighted && !coded && rule.shape != DECLARED;
+    int64_t *outcomes = coded ? PyMem_RawCalloc((size_t)4 << 2 * at.seats, sizeof(int64_t)) : NULL;
+    Blocks b;
+    if ((coded && !outcomes) || (blocked && blocks_start(&b, at.seats))) {
+        PyMem_RawFree(outcomes);
+        PyMem_RawFree(figures);
+        PyMem_RawFree(kept);
+        return -1;
+    }
+    Cards hands[MAX_SEATS];
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
-        Py_ssize_t n = count - first < BLOCK ? count - first : BLOCK;
+        int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
+        Py_ssize_t offset;
+        if (block_from(sampled, first, n, &offset)) {
+            if (blocked)
+                blocks_end(&b, &at, &t, squared);
+            PyMem_RawFree(outcomes);
+            PyMem_RawFree(figures);
+            PyMem_RawFree(kept);
+            return -2;
+        }
         Cards table = game->table;
-        table.cards += first * table.run;
+        table.cards += offset * table.run;
         for (int s = 0; s < at.seats; s++) {
-            Cards hand = game->hands[s];
-            hand.cards += first * hand.run;
-            int64_t *outs = figures + (2 * at.seats + s) * BLOCK;
-            discard_seat(game->values, hand, table, n, kept, outs);
-            for (Py_ssize_t i = 0; i < n; i++) {
-                figures[s * BLOCK + i] = game->scores[kept[i]];
-                figures[(at.seats + s) * BLOCK + i] = game->scores[game->second * KEPT_SUMS + kept[i]];
+            hands[s] = game->hands[s];
+            hands[s].cards += offset * hands[s].run;
+        }
+        discard_block(game->values, hands, at.seats, table, n, kept,
+                      figures + 2 * at.seats * BLOCK, BLOCK);
+        for (int s = 0; s < at.seats; s++) {
+            const uint16_t *seat_kept = kept + s * BLOCK;
+            for (int i = 0; i < n; i++) {
+                figures[s * BLOCK + i] = strength[seat_kept[i]];
+                figures[(at.seats + s) * BLOCK + i] = second[seat_kept[i]];
             }
         }
         if (weighted) {
             t.weights = weights + first;
             tally_runs(&rule, &at, &t, squared, n, 1);
+        } else if (blocked) {
+            block_tally(&rule, rule.key, rule.shape == HALVES ? rule.second : NULL,
+                        rule.instant_pot >= 0 ? rule.out_after : NULL, BLOCK, n, &at, &t, &b);
+        } else if (coded) {
+            coded_runs(&rule, rule.key, rule.second,
+                       rule.instant_pot >= 0 ? rule.out_after : NULL, BLOCK, n, at.seats,
+                       outcomes);
+            t.counts[at.items - 1] += n;
         } else {
             tally_runs(&rule, &at, &t, squared, n, 0);
         }
     }
+    if (blocked)
+        blocks_end(&b, &at, &t, squared);
+    if (coded)
+        coded_end(&rule, &at, &t, outcomes, squared);
+    PyMem_RawFree(outcomes);
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
+    PyMem_RawFree(kept);
     return 0;
 }
 
@@ -699,22 +1086,41 @@ PyDoc_STRVAR(discard_tally_doc,
 "scores the pot's second half reads; hands, one (cards, (run, card, width)) a seat;\n"
 "the rest as in tally.");
 
+/* A chunk call's answer from its compiled step's code: 0, -1 out of memory, -2 a sampled
+ * table card found no candidate (a plan odds_violations refuses). */
+static int
+chunk_failed(int failed)
+{
+    if (failed == -2)
+        PyErr_SetString(PyExc_ValueError, "a table card has no candidate left");
+    else if (failed)
+        PyErr_NoMemory();
+    return failed;
+}
+
+/* discard_tally (cards read in place) and discard_sampled (dealt in the call). */
 static PyObject *
-discard_tally_entry(PyObject *module, PyObject *args)
+discard_call(PyObject *args, int dealt)
 {
     Py_buffer v[8] = {{0}};
     Py_buffer held[MAX_SEATS] = {{0}};
     int shape, pots, instant_pot, second, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *hands;
+    PyObject *hands = NULL, *deal = NULL;
     Discard game;
-    if (!PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots, &instant_pot,
-                          &split_at, &second, &v[0], &v[1], &v[2], &v[3], &PyTuple_Type,
-                          &hands, &v[4], &game.table.run, &game.table.card, &game.table.width,
-                          &count, &v[5], &v[6], &v[7]))
+    Sampled sampled = {.tile = NULL};
+    if (dealt ? !PyArg_ParseTuple(args, "iiiLiy*y*y*y*iO!nw*w*", &shape, &pots, &instant_pot,
+                                  &split_at, &second, &v[0], &v[1], &v[2], &v[3], &seats,
+                                  &PyTuple_Type, &deal, &count, &v[6], &v[7])
+              : !PyArg_ParseTuple(args, "iiiLiy*y*y*y*O!y*(nnn)ny*w*w*", &shape, &pots,
+                                  &instant_pot, &split_at, &second, &v[0], &v[1], &v[2], &v[3],
+                                  &PyTuple_Type, &hands, &v[4], &game.table.run,
+                                  &game.table.card, &game.table.width, &count, &v[5], &v[6],
+                                  &v[7]))
         goto fail;
-    seats = (int)PyTuple_GET_SIZE(hands);
+    if (hands)
+        seats = (int)PyTuple_GET_SIZE(hands);
     if (shape < 0 || shape >= SHAPES || seats < 1 || seats > MAX_SEATS || pots < 1 ||
         pots > MAX_POTS || instant_pot >= pots || instant_pot < -1 ||
         (shape == HALVES && pots < 2) || (shape == DECLARED && pots < 3) || second < 0 ||
@@ -725,19 +1131,27 @@ discard_tally_entry(PyObject *module, PyObject *args)
                      shape, pots, instant_pot, seats, second, SHAPES, MAX_SEATS);
         goto fail;
     }
-    for (int s = 0; s < seats; s++) {
-        Cards *hand = &game.hands[s];
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
-                              &hand->card, &hand->width) ||
-            check_cards(&held[s], hand, count, "hand"))
+    if (dealt) {
+        if (open_sampled(deal, seats, &sampled, game.hands, &game.table))
+            goto fail;
+    } else {
+        for (int s = 0; s < seats; s++) {
+            Cards *hand = &game.hands[s];
+            if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
+                                  &hand->card, &hand->width) ||
+                check_cards(&held[s], hand, count, "hand"))
+                goto fail;
+        }
+        if (check_cards(&v[4], &game.table, count, "table"))
             goto fail;
     }
+    if (check_turns(&game.table))
+        goto fail;
     Layout at = layout_of(seats, pots, count);
     int declared = shape == DECLARED;
     if (expect_items(&v[0], declared ? seats : 0, 1, "goes_high") ||
         expect_items(&v[1], declared ? seats : 0, 1, "goes_low") ||
-        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores") ||
-        check_cards(&v[4], &game.table, count, "table"))
+        expect_items(&v[2], 256, 2, "values") || expect_items(&v[3], 3 * KEPT_SUMS, 8, "scores"))
         goto fail;
     game.values = v[2].buf;
     game.scores = v[3].buf;
@@ -749,20 +1163,43 @@ discard_tally_entry(PyObject *module, PyObject *args)
         goto fail;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = discard_tally(&game, rule, at, t, count, out, squares);
+    failed = discard_tally(&game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (failed) {
-        PyErr_NoMemory();
+    if (chunk_failed(failed))
         goto fail;
-    }
+    PyMem_RawFree(sampled.tile);
     release_all(v, 8);
-    release_all(held, (size_t)seats);
+    release_all(held, MAX_SEATS);
     Py_RETURN_NONE;
 fail:
+    PyMem_RawFree(sampled.tile);
     release_all(v, 8);
     release_all(held, MAX_SEATS);
     return NULL;
+}
+
+static PyObject *
+discard_tally_entry(PyObject *module, PyObject *args)
+{
+    return discard_call(args, 0);
+}
+
+PyDoc_STRVAR(discard_sampled_doc,
+"discard_sampled(shape, pots, instant_pot, split_at, second, goes_high, goes_low, values,\n"
+"                scores, seats, deal, count, sums, squares)\n"
+"--\n\n"
+"discard_tally of `count` run-outs dealt in the call, a block at a time, never written\n"
+"out: deal = (unseen, in_turn, table_ranks, seed, widths, layout), the first four as\n"
+"_deal.sample reads them (its `width` the dealt positions of `layout`), so a seed deals\n"
+"the cards _deal.sample deals; widths, one byte a seat: its cards; layout, one byte a\n"
+"row of the seats' hands then the table's: a known card id, or 0x80 | p for the card of\n"
+"dealt position p. Counted (no weights).");
+
+static PyObject *
+discard_sampled_entry(PyObject *module, PyObject *args)
+{
+    return discard_call(args, 1);
 }
 
 enum { POKER = 0, DOTS = 1, CHECKS = 2, KINDS };
@@ -793,7 +1230,7 @@ gather(Cards m, Py_ssize_t r, uint8_t *out)
  * the batch kernels make them (_poker.c's class_of, _points.c's survived), given the
  * table's share of each run-out's key and flush rank sums (poker) or its check counts
  * (checks) in `table_key`/`table_flush`. The hand's cards are summed a position at a time
- * over the block, as discard_seat reads them. */
+ * over the block, as discard_block reads them. */
 INLINE void
 score_seat(const Scored *g, const int kind, Cards hand, Py_ssize_t first, int n,
            const uint64_t *table_key, const uint64_t *table_flush, int64_t *restrict key,
@@ -863,14 +1300,17 @@ table_sums(const Scored *g, Py_ssize_t first, int n, uint64_t *restrict table_ke
 /* A poker-family chunk, dealt cards to tally in one pass: per block of run-outs, the
  * table's sums once, each seat's figures, then the pot rule and the tally. */
 static int
-scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, Sums out,
-             Sums squares)
+scored_tally(const Scored *g, Sampled *sampled, Rule rule, Layout at, Tally t, Py_ssize_t count,
+             Sums out, Sums squares)
 {
     int64_t *figures = PyMem_RawMalloc(2 * sizeof(int64_t) * at.seats * BLOCK);
     if (!figures)
         return -1;
+    const int coded = !t.weights && at.seats <= CODED_SEATS;
+    int64_t *outcomes = coded ? PyMem_RawCalloc((size_t)4 << 2 * at.seats, sizeof(int64_t)) : NULL;
     Blocks b;
-    if (blocks_start(&b, at.seats)) {
+    if ((coded && !outcomes) || blocks_start(&b, at.seats)) {
+        PyMem_RawFree(outcomes);
         PyMem_RawFree(figures);
         return -1;
     }
@@ -884,23 +1324,36 @@ scored_tally(const Scored *g, Rule rule, Layout at, Tally t, Py_ssize_t count, S
     rule.second = figures + at.seats * BLOCK;
     for (Py_ssize_t first = 0; first < count; first += BLOCK) {
         int n = count - first < BLOCK ? (int)(count - first) : BLOCK;
-        table_sums(g, first, n, table_key, table_flush);
+        Py_ssize_t at_first;
+        if (block_from(sampled, first, n, &at_first)) {
+            blocks_end(&b, &at, &t, squared);
+            PyMem_RawFree(outcomes);
+            PyMem_RawFree(figures);
+            return -2;
+        }
+        table_sums(g, at_first, n, table_key, table_flush);
         for (int s = 0; s < at.seats; s++) {
             int64_t *key = figures + s * BLOCK, *second = figures + (at.seats + s) * BLOCK;
             switch (g->kind) {
-            case POKER: score_seat(g, POKER, g->hands[s], first, n, table_key, table_flush, key, second); break;
-            case DOTS: score_seat(g, DOTS, g->hands[s], first, n, table_key, table_flush, key, second); break;
-            default: score_seat(g, CHECKS, g->hands[s], first, n, table_key, table_flush, key, second);
+            case POKER: score_seat(g, POKER, g->hands[s], at_first, n, table_key, table_flush, key, second); break;
+            case DOTS: score_seat(g, DOTS, g->hands[s], at_first, n, table_key, table_flush, key, second); break;
+            default: score_seat(g, CHECKS, g->hands[s], at_first, n, table_key, table_flush, key, second);
             }
         }
         if (weighted) {
             t.weights = weights + first;
             tally_runs(&rule, &at, &t, squared, n, 1);
+        } else if (coded) {
+            coded_runs(&rule, rule.key, rule.second, NULL, BLOCK, n, at.seats, outcomes);
+            t.counts[at.items - 1] += n;
         } else {
-            block_tally(&rule, rule.key, rule.second, BLOCK, n, &at, &t, &b);
+            block_tally(&rule, rule.key, rule.second, NULL, BLOCK, n, &at, &t, &b);
         }
     }
     blocks_end(&b, &at, &t, squared);
+    if (coded)
+        coded_end(&rule, &at, &t, outcomes, squared);
+    PyMem_RawFree(outcomes);
     fold(&at, &t, squared, out, squares, weighted);
     PyMem_RawFree(figures);
     return 0;
@@ -919,23 +1372,29 @@ PyDoc_STRVAR(scored_tally_doc,
 "CHECKS: as many in each); shape BEST, HALVES or UNIQUE_BEST, no instant wins; the rest\n"
 "as in tally.");
 
+/* scored_tally (cards read in place) and scored_sampled (dealt in the call). */
 static PyObject *
-scored_tally_entry(PyObject *module, PyObject *args)
+scored_call(PyObject *args, int dealt)
 {
     Py_buffer v[4] = {{0}};
     Py_buffer held[MAX_SEATS] = {{0}};
     int kind, shape, pots, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *tables, *hands;
+    PyObject *tables, *hands = NULL, *deal = NULL;
+    Sampled sampled = {.tile = NULL};
     Scored *game = PyMem_RawCalloc(1, sizeof(Scored));
     if (!game)
         return PyErr_NoMemory();
-    if (!PyArg_ParseTuple(args, "iOiiLO!y*(nnn)ny*w*w*", &kind, &tables, &shape, &pots,
-                          &split_at, &PyTuple_Type, &hands, &v[0], &game->table.run,
-                          &game->table.card, &game->table.width, &count, &v[1], &v[2], &v[3]))
+    if (dealt ? !PyArg_ParseTuple(args, "iOiiLiO!nw*w*", &kind, &tables, &shape, &pots,
+                                  &split_at, &seats, &PyTuple_Type, &deal, &count, &v[2], &v[3])
+              : !PyArg_ParseTuple(args, "iOiiLO!y*(nnn)ny*w*w*", &kind, &tables, &shape, &pots,
+                                  &split_at, &PyTuple_Type, &hands, &v[0], &game->table.run,
+                                  &game->table.card, &game->table.width, &count, &v[1], &v[2],
+                                  &v[3]))
         goto fail;
-    seats = (int)PyTuple_GET_SIZE(hands);
+    if (hands)
+        seats = (int)PyTuple_GET_SIZE(hands);
     if (kind < 0 || kind >= KINDS || shape < 0 || shape >= DECLARED || seats < 1 ||
         seats > MAX_SEATS || pots < 1 || pots > MAX_POTS || (shape == HALVES) != (pots == 2) ||
         (kind == DOTS) != (shape == HALVES) || count < 0) {
@@ -966,11 +1425,14 @@ scored_tally_entry(PyObject *module, PyObject *args)
     } else if (!(game->poker = PyCapsule_GetPointer(tables, CAPSULE))) {
         goto fail;
     }
+    if (dealt ? open_sampled(deal, seats, &sampled, game->hands, &game->table)
+              : check_cards(&v[0], &game->table, count, "table"))
+        goto fail;
     for (int s = 0; s < seats; s++) {
         Cards *hand = &game->hands[s];
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s], &hand->run,
-                              &hand->card, &hand->width) ||
-            check_cards(&held[s], hand, count, "hand"))
+        if (!dealt && (!PyArg_ParseTuple(PyTuple_GET_ITEM(hands, s), "y*(nnn)", &held[s],
+                                         &hand->run, &hand->card, &hand->width) ||
+                       check_cards(&held[s], hand, count, "hand")))
             goto fail;
         Py_ssize_t together = hand->width + game->table.width;
         if (kind == CHECKS ? hand->width != game->table.width || hand->width > MAX_CHECKS
@@ -983,8 +1445,6 @@ scored_tally_entry(PyObject *module, PyObject *args)
         }
     }
     Layout at = layout_of(seats, pots, count);
-    if (check_cards(&v[0], &game->table, count, "table"))
-        goto fail;
     Rule rule = {shape, -1, split_at, NULL, NULL, NULL, NULL, NULL};
     Tally t;
     Sums out, squares;
@@ -992,22 +1452,39 @@ scored_tally_entry(PyObject *module, PyObject *args)
         goto fail;
     int failed;
     Py_BEGIN_ALLOW_THREADS
-    failed = scored_tally(game, rule, at, t, count, out, squares);
+    failed = scored_tally(game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (failed) {
-        PyErr_NoMemory();
+    if (chunk_failed(failed))
         goto fail;
-    }
+    PyMem_RawFree(sampled.tile);
     release_all(v, 4);
-    release_all(held, (size_t)seats);
+    release_all(held, MAX_SEATS);
     PyMem_RawFree(game);
     Py_RETURN_NONE;
 fail:
+    PyMem_RawFree(sampled.tile);
     release_all(v, 4);
     release_all(held, MAX_SEATS);
     PyMem_RawFree(game);
     return NULL;
+}
+
+static PyObject *
+scored_tally_entry(PyObject *module, PyObject *args)
+{
+    return scored_call(args, 0);
+}
+
+PyDoc_STRVAR(scored_sampled_doc,
+"scored_sampled(kind, tables, shape, pots, split_at, seats, deal, count, sums, squares)\n"
+"--\n\n"
+"scored_tally of `count` run-outs dealt in the call, as discard_sampled deals them.");
+
+static PyObject *
+scored_sampled_entry(PyObject *module, PyObject *args)
+{
+    return scored_call(args, 1);
 }
 
 static PyMethodDef methods[] = {
@@ -1015,6 +1492,8 @@ static PyMethodDef methods[] = {
     {"discard_seat", discard_entry, METH_VARARGS, discard_doc},
     {"discard_tally", discard_tally_entry, METH_VARARGS, discard_tally_doc},
     {"scored_tally", scored_tally_entry, METH_VARARGS, scored_tally_doc},
+    {"discard_sampled", discard_sampled_entry, METH_VARARGS, discard_sampled_doc},
+    {"scored_sampled", scored_sampled_entry, METH_VARARGS, scored_sampled_doc},
     {NULL, NULL, 0, NULL},
 };
 

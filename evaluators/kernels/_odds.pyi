@@ -76,3 +76,33 @@ def scored_tally(
     squares: npt.NDArray[np.float64],
     /,
 ) -> None: ...
+def discard_sampled(
+    shape: int,
+    pots: int,
+    instant_pot: int,
+    split_at: int,
+    second: int,
+    goes_high: bytes,
+    goes_low: bytes,
+    values: npt.NDArray[np.uint16],
+    scores: npt.NDArray[np.int64],
+    seats: int,
+    deal: tuple[bytes, int, int, int, bytes, bytes],
+    count: int,
+    sums: npt.NDArray[np.float64],
+    squares: npt.NDArray[np.float64],
+    /,
+) -> None: ...
+def scored_sampled(
+    kind: int,
+    tables: Tables | npt.NDArray[np.uint8],
+    shape: int,
+    pots: int,
+    split_at: int,
+    seats: int,
+    deal: tuple[bytes, int, int, int, bytes, bytes],
+    count: int,
+    sums: npt.NDArray[np.float64],
+    squares: npt.NDArray[np.float64],
+    /,
+) -> None: ...

@@ -30,6 +30,8 @@ from evaluators.kernels import _deal
 
 Matrix = npt.NDArray[np.uint8]
 Weights = npt.NDArray[np.float64]
+Dealt = tuple[bytes, int, int, int, bytes, bytes]
+"""A sampled chunk's deal as the compiled chunk calls read it (``Tile.dealt``)."""
 
 RANK_COUNT = 13
 
@@ -366,11 +368,57 @@ def sample_completions(plan: Plan, rng: np.random.Generator, count: int) -> Matr
     completion with its probability, the same distribution, which the tests check.
     """
     cards = np.empty((plan.width, count), dtype=np.uint8)
-    seed = int(rng.integers(0, 2**64, dtype=np.uint64))
-    in_turn = plan.width if plan.table_pairs else plan.hand_cards
-    _deal.sample(bytes(plan.unseen), in_turn, plan.width, plan.table_ranks, seed, cards)
+    _deal.sample(
+        bytes(plan.unseen), in_turn(plan), plan.width, plan.table_ranks, chunk_seed(rng), cards
+    )
     rows: Matrix = cards.T
     return rows
+
+
+def in_turn(plan: Plan) -> int:
+    """The positions the compiled deal deals by its partial shuffle: all of them where the
+    table may pair, else the hands' (a discard game's table cards come after, by rank)."""
+    return plan.width if plan.table_pairs else plan.hand_cards
+
+
+def chunk_seed(rng: np.random.Generator) -> int:
+    """The compiled deal's seed for one chunk: one 64-bit word of ``rng``."""
+    return int(rng.integers(0, 2**64, dtype=np.uint64))
+
+
+DEALT = 0x80
+"""A ``Tile`` layout byte ``DEALT | p``: the row of dealt position p (``kernels._odds``)."""
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A sampled chunk's cards as the compiled chunk calls deal them into a tile of rows
+    (``_odds.discard_sampled``, ``scored_sampled``): ``widths``, each seat's cards;
+    ``layout``, a byte a row, the seats' hands then the table, each its known cards then
+    its dealt positions (``DEALT | p``), as ``run._joined`` joins them; and the plan's
+    ``deal``, (unseen, in_turn, table_ranks) before each chunk's seed."""
+
+    widths: bytes
+    layout: bytes
+    deal: tuple[bytes, int, int]
+
+    def dealt(self, seed: int) -> Dealt:
+        """The ``deal`` argument of one chunk's call, dealt from ``seed``."""
+        return (*self.deal, seed, self.widths, self.layout)
+
+
+def tile(plan: Plan, hands: tuple[tuple[int, ...], ...], table: tuple[int, ...]) -> Tile:
+    """The tile of ``plan``'s run-outs for the seats' known ``hands`` and the known ``table``."""
+    layout, position = [], 0
+    for known, unknown in zip(hands, plan.unknown, strict=True):
+        layout += [*known, *(DEALT | p for p in range(position, position + unknown))]
+        position += unknown
+    layout += [*table, *(DEALT | p for p in range(position, plan.width))]
+    return Tile(
+        bytes(len(known) + unknown for known, unknown in zip(hands, plan.unknown, strict=True)),
+        bytes(layout),
+        (bytes(plan.unseen), in_turn(plan), plan.table_ranks),
+    )
 
 
 def sample_completions_numpy(plan: Plan, rng: np.random.Generator, count: int) -> Matrix:

@@ -96,7 +96,9 @@ def plan_odds(
     request: OddsRequest, samples: int = 0, limits: OddsLimits | None = None
 ) -> PlannedOdds:
     """The first half of ``odds``: the checked request's deal, whether it is exact, its
-    run-outs and chunk size. Raises ``TooManySamples`` over ``limits.max_samples``."""
+    run-outs and chunk size. Raises ``TooManySamples`` over ``limits.max_samples``. The
+    completions are counted only when no ``samples`` are asked (a discard game's count took
+    6-7 ms, about 5% of a 4-seat call of 500,000 samples)."""
     limits = limits or OddsLimits()
     rules = GAMES[request.game]
     game = rules.odds
@@ -108,7 +110,7 @@ def plan_odds(
         table_pairs=not rules.distinct_table_ranks,
         table_ranks=_rank_bits(request.table),
     )
-    completions = count_completions(plan)
+    completions = count_completions(plan) if not samples else 0
     exact = samples == 0 and completions <= limits.max_exact_runouts
     runouts = completions if exact else samples or limits.default_samples
     if runouts > limits.max_samples and not exact:

@@ -8,8 +8,11 @@ its game's batch evaluator, every run-out at once by the game's vectorised pot r
 (``GameRules.odds``, in each game's module). A request whose hands are all known, its
 table still to come, takes the game's shorter road where it has one (``OddsGame.known_hands``;
 Poker high reads each board from sums of per-card keys, never as rows of card ids, and
-counts each seat's wins and shares per chunk). ``keep_going`` is asked between chunks, so a caller's
-deadline stops the work (``OddsStopped``).
+counts each seat's wins and shares per chunk). A sampled call of a game whose chunks
+the compiled tally scores from the cards (``OddsGame.discard`` or ``scored``) deals each
+chunk in that same call, the cards never written out (``_deal_and_tally``: the cards
+``sample_completions`` would deal from the seed). ``keep_going`` is asked between chunks,
+so a caller's deadline stops the work (``OddsStopped``).
 """
 
 from __future__ import annotations
@@ -18,7 +21,15 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from evaluators.odds.deal import Matrix, Plan, Weights, enumerate_completions, sample_completions
+from evaluators.odds.deal import (
+    Matrix,
+    Plan,
+    Weights,
+    chunk_seed,
+    enumerate_completions,
+    sample_completions,
+    tile,
+)
 from evaluators.odds.plan import CHUNK, SAMPLE_CHUNK, OddsLimits, PlannedOdds, plan_odds
 from evaluators.odds.request import OddsRequest
 from evaluators.odds.rules import OddsGame
@@ -85,6 +96,9 @@ def run_odds(
                 raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
             tally.add_outcomes(outcomes)
         return tally.odds(request, pots, exact, runouts)
+    if not exact and (game.discard is not None or game.scored is not None):
+        _deal_and_tally(request, planned, seed, tally, keep_going)
+        return tally.odds(request, pots, exact, runouts)
     if exact:
         chunks: Iterator[tuple[Matrix, Weights | None]] = (
             (rows, None if plan.table_pairs else weights)
@@ -99,16 +113,45 @@ def run_odds(
     return tally.odds(request, pots, exact, runouts)
 
 
-def _samples(
-    plan: Plan, seed: int, count: int, chunk: int, first: int
-) -> Iterator[tuple[Matrix, None]]:
-    """``count`` sampled run-outs: ``first`` of them, then ``chunk`` at a time."""
-    rng = np.random.default_rng(seed)
+def _sizes(count: int, chunk: int, first: int) -> Iterator[int]:
+    """A sampled call's chunks: ``first`` run-outs, then ``chunk`` at a time, ``count`` in all."""
     start = 0
     while start < count:
         size = min(first if not start else chunk, count - start)
-        yield sample_completions(plan, rng, size), None
+        yield size
         start += size
+
+
+def _samples(
+    plan: Plan, seed: int, count: int, chunk: int, first: int
+) -> Iterator[tuple[Matrix, None]]:
+    """``count`` sampled run-outs, a chunk at a time (``_sizes``)."""
+    rng = np.random.default_rng(seed)
+    for size in _sizes(count, chunk, first):
+        yield sample_completions(plan, rng, size), None
+
+
+def _deal_and_tally(
+    request: OddsRequest,
+    planned: PlannedOdds,
+    seed: int,
+    tally: Tally,
+    keep_going: Callable[[], bool],
+) -> None:
+    """A sampled call of a game whose chunks the compiled tally scores from the cards: each
+    chunk dealt, scored and tallied in one call (``Tally.deal_discard``, ``deal_scored``),
+    the cards ``_samples`` deals from the same seed, in the same chunks."""
+    game, plan = planned.game, planned.plan
+    cards = tile(plan, tuple(seat.hand for seat in request.seats), request.table)
+    rng = np.random.default_rng(seed)
+    for size in _sizes(planned.runouts, min(SAMPLE_CHUNK, planned.chunk), planned.first_chunk):
+        if not keep_going():
+            raise OddsStopped(f"stopped after {tally.seen} of {planned.runouts} run-outs")
+        dealt = cards.dealt(chunk_seed(rng))
+        if game.discard is not None:
+            tally.deal_discard(game.discard, dealt, size)
+        elif game.scored is not None:
+            tally.deal_scored(game.scored, dealt, size, request.options)
 
 
 def _resolve(

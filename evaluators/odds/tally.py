@@ -11,8 +11,8 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.inputs import Options
-from evaluators.kernels import _odds
-from evaluators.odds.deal import Matrix, Weights
+from evaluators.kernels import _odds, _poker
+from evaluators.odds.deal import Dealt, Matrix, Weights
 from evaluators.odds.request import OddsRequest
 from evaluators.odds.rules import (
     CompiledPot,
@@ -121,9 +121,30 @@ class Tally:
     ) -> None:
         """One chunk of a discard game, from its cards (read in place) to the tally in one
         compiled call: the discard rule's figures per seat, then as ``add``."""
-        pot = self.pot
         seats, table_cards, table_strides, count = _cards_in_place(hands, table)
         _odds.discard_tally(
+            *self._discard_rule(discard), seats, table_cards, table_strides, count,
+            self._weights_of(weights), self.sums, self.squared,
+        )  # fmt: skip
+        self.seen += count
+
+    def deal_discard(self, discard: DiscardScore, dealt: Dealt, count: int) -> None:
+        """``count`` run-outs of a discard game dealt and tallied in one compiled call (no
+        cards written out): the cards ``sample_completions`` deals from the seed in
+        ``dealt`` (``Tile.dealt``), then as ``add_discard``."""
+        _odds.discard_sampled(
+            *self._discard_rule(discard), self.seats, dealt, count, self.sums, self.squared
+        )
+        self.seen += count
+
+    def _discard_rule(
+        self, discard: DiscardScore
+    ) -> tuple[
+        int, int, int, int, int, bytes, bytes, npt.NDArray[np.uint16], npt.NDArray[np.int64]
+    ]:
+        """The discard calls' arguments before the cards: the pot rule and the figures."""
+        pot = self.pot
+        return (
             pot.shape,
             self.pots,
             -1 if pot.instant_pot is None else pot.instant_pot,
@@ -133,15 +154,7 @@ class Tally:
             self.goes_low,
             discard.values,
             discard.scores,
-            seats,
-            table_cards,
-            table_strides,
-            count,
-            self._weights_of(weights),
-            self.sums,
-            self.squared,
         )
-        self.seen += count
 
     def add_scored(
         self,
@@ -154,23 +167,29 @@ class Tally:
         """One chunk of a poker-family game, from its cards (read in place) to the tally
         in one compiled call: each seat's figures as the batch kernels make them, then as
         ``add``."""
-        pot = self.pot
         seats, table_cards, table_strides, count = _cards_in_place(hands, table)
         _odds.scored_tally(
-            scored.kind,
-            scored.tables(options),
-            pot.shape,
-            self.pots,
-            pot.split_at,
-            seats,
-            table_cards,
-            table_strides,
-            count,
-            self._weights_of(weights),
-            self.sums,
-            self.squared,
+            *self._scored_rule(scored, options), seats, table_cards, table_strides, count,
+            self._weights_of(weights), self.sums, self.squared,
+        )  # fmt: skip
+        self.seen += count
+
+    def deal_scored(
+        self, scored: ScoredFigures, dealt: Dealt, count: int, options: Options
+    ) -> None:
+        """``count`` run-outs of a poker-family game dealt and tallied in one compiled
+        call, as ``deal_discard`` deals them, then as ``add_scored``."""
+        _odds.scored_sampled(
+            *self._scored_rule(scored, options), self.seats, dealt, count, self.sums, self.squared
         )
         self.seen += count
+
+    def _scored_rule(
+        self, scored: ScoredFigures, options: Options
+    ) -> tuple[int, _poker.Tables | npt.NDArray[np.uint8], int, int, int]:
+        """The scored calls' arguments before the cards: the figures and the pot rule."""
+        pot = self.pot
+        return (scored.kind, scored.tables(options), pot.shape, self.pots, pot.split_at)
 
     def _weights_of(self, weights: Weights | None) -> npt.NDArray[np.float64]:
         """A chunk's weights as the kernels read them (none: every run-out counts once);
