@@ -8,15 +8,17 @@ every problem, vectorised, for an ``InvalidRequest`` naming up to
 ``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
 (``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
 the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
-chunk by chunk. ``evaluate_batch`` does both in one pass where the game has a
-``screened_batch`` and the hands share a table, and the two-pass way for any batch that
-pass refuses. Strength points up, as everywhere.
+chunk by chunk. ``evaluate_batch`` (``open_batch``: the shape and options checked, then
+``score_batch``) does both in one pass where the game has a ``screened_batch`` and the
+hands share a table, and the two-pass way for any batch that pass refuses. Strength points
+up, as everywhere.
 """
 
 from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
@@ -46,7 +48,15 @@ from evaluators.rules_check import (
 from evaluators.scoring import BatchCancelled
 from evaluators.validation import check_options, check_table_pairs, rules_for
 
-__all__ = ["BatchCancelled", "BatchTooLarge", "evaluate_batch", "read_batch"]
+__all__ = [
+    "BatchCancelled",
+    "BatchTooLarge",
+    "OpenedBatch",
+    "evaluate_batch",
+    "open_batch",
+    "read_batch",
+    "score_batch",
+]
 
 MAX_LISTED = 10
 """Bad indexes named one by one in an InvalidRequest; the rest are counted."""
@@ -70,6 +80,36 @@ class BatchTooLarge(Exception):
         )
 
 
+@dataclass(frozen=True, slots=True)
+class OpenedBatch:
+    """A batch opened (``open_batch``): its game's rules, its options, and its hands and
+    tables as matrices of the request's shape, checked but with their cards not screened
+    yet (``score_batch`` screens them, in the same pass as the scoring where it can)."""
+
+    rules: GameRules
+    hands: Matrix
+    tables: Matrix
+    options: Options
+
+
+def open_batch(
+    game: Game | None,
+    hands: bytes | memoryview,
+    hand_size: int,
+    tables: bytes | memoryview,
+    table_size: int,
+    options: Options,
+    max_hands: int,
+) -> OpenedBatch:
+    """The batch's game, options and shape checked (``_shape``), its bytes left where they
+    lie. Raises ``BatchTooLarge`` over ``max_hands`` and ``InvalidRequest`` for a missing
+    game, an option the game does not read or a bad shape."""
+    rules = rules_for(game)
+    if refused := check_options(rules, options, showdown=False):
+        raise InvalidRequest(refused)
+    return OpenedBatch(rules, *_shape(hands, hand_size, tables, table_size, max_hands), options)
+
+
 def read_batch(
     game: Game | None,
     hands: bytes | memoryview,
@@ -84,10 +124,25 @@ def read_batch(
     Raises ``BatchTooLarge`` over ``max_hands`` and ``InvalidRequest`` for any bad hand or
     shape. The matrices of the request are in the narrowest layout (``_packed``).
     """
-    rules, hand_matrix, table_matrix = _opened(
-        game, hands, hand_size, tables, table_size, options, max_hands
+    return _screened_request(
+        open_batch(game, hands, hand_size, tables, table_size, options, max_hands)
     )
-    return _screened_request(rules, hand_matrix, table_matrix, options)
+
+
+def score_batch(batch: OpenedBatch, keep_going: Callable[[], bool] | None = None) -> BatchResult:
+    """The opened batch screened and scored: one entry per hand, in order. Where the game
+    has a ``screened_batch`` and the hands share one table, the bytes are checked and
+    scored in one pass (``_scored_in_one_pass``); a batch that pass refuses goes the
+    two-pass way (``_screened_request``, then ``scoring.evaluate_batch``), so its errors
+    are ``read_batch``'s.
+
+    Raises ``InvalidRequest`` for any bad hand and ``BatchCancelled`` when ``keep_going()``
+    turns false between chunks.
+    """
+    scored = _scored_in_one_pass(batch, keep_going)
+    if scored is not None:
+        return scored
+    return scoring.evaluate_batch(_screened_request(batch), keep_going)
 
 
 def evaluate_batch(
@@ -100,45 +155,20 @@ def evaluate_batch(
     max_hands: int,
     keep_going: Callable[[], bool] | None = None,
 ) -> BatchResult:
-    """``read_batch`` then ``scoring.evaluate_batch``: one entry per hand, in order. Where
-    the game has a ``screened_batch`` and the hands share one table, the bytes are checked
-    and scored in one pass (``_scored_in_one_pass``); a batch that pass refuses goes the
-    two-pass way, so its errors are ``read_batch``'s.
+    """``open_batch`` then ``score_batch``: read and scored in one call.
 
     Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
     ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
     """
-    rules, hand_matrix, table_matrix = _opened(
-        game, hands, hand_size, tables, table_size, options, max_hands
+    return score_batch(
+        open_batch(game, hands, hand_size, tables, table_size, options, max_hands), keep_going
     )
-    scored = _scored_in_one_pass(rules, hand_matrix, table_matrix, options, keep_going)
-    if scored is not None:
-        return scored
-    request = _screened_request(rules, hand_matrix, table_matrix, options)
-    return scoring.evaluate_batch(request, keep_going)
 
 
-def _opened(
-    game: Game | None,
-    hands: bytes | memoryview,
-    hand_size: int,
-    tables: bytes | memoryview,
-    table_size: int,
-    options: Options,
-    max_hands: int,
-) -> tuple[GameRules, Matrix, Matrix]:
-    """The game's rules and the batch's matrices (``_shape``), its options checked."""
-    rules = rules_for(game)
-    if refused := check_options(rules, options, showdown=False):
-        raise InvalidRequest(refused)
-    return rules, *_shape(hands, hand_size, tables, table_size, max_hands)
-
-
-def _screened_request(
-    rules: GameRules, hand_matrix: Matrix, table_matrix: Matrix, options: Options
-) -> BatchRequest:
+def _screened_request(batch: OpenedBatch) -> BatchRequest:
     """The batch screened (``screen``, then ``check`` for a batch it refuses), in the
     narrowest layout."""
+    rules, hand_matrix, table_matrix = batch.rules, batch.hands, batch.tables
     verdict = screen(rules, hand_matrix, table_matrix)
     if not verdict:
         check(rules, hand_matrix, table_matrix)
@@ -148,7 +178,7 @@ def _screened_request(
         rules.game,
         hand_matrix if hands_full else _packed(hand_matrix),
         table_matrix if tables_full else _packed(table_matrix),
-        options,
+        batch.options,
     )
 
 
@@ -157,11 +187,7 @@ class _Refused(Exception):
 
 
 def _scored_in_one_pass(
-    rules: GameRules,
-    hands: Matrix,
-    tables: Matrix,
-    options: Options,
-    keep_going: Callable[[], bool] | None,
+    batch: OpenedBatch, keep_going: Callable[[], bool] | None
 ) -> BatchResult | None:
     """The game's ``screened_batch`` over the batch, when the game has one and the hands
     share one table: the table's rules and a full hand's sizes are the screen's on the
@@ -170,6 +196,7 @@ def _scored_in_one_pass(
     refuses a padded hand, so every hand scored holds the first hand's count of cards.
     None when the pass does not apply or refuses a hand.
     """
+    rules, hands, tables = batch.rules, batch.hands, batch.tables
     screened = rules.screened_batch
     if (
         screened is None
@@ -181,7 +208,7 @@ def _scored_in_one_pass(
     first = first_refused(rules)
 
     def score(chunk: Matrix, table: Matrix) -> BatchResult:
-        result = screened(chunk, table, options, first)
+        result = screened(chunk, table, batch.options, first)
         if result is None:
             raise _Refused
         return result

@@ -17,7 +17,9 @@ from evaluators.batch import (
     BatchTooLarge,
     check,
     evaluate_batch,
+    open_batch,
     read_batch,
+    score_batch,
     screen,
 )
 from evaluators.cards import EMPTY, InvalidRequest, Violation, parse_card, rank_of
@@ -468,3 +470,18 @@ def test_a_row_wider_than_any_game_is_refused_before_any_work() -> None:
     with pytest.raises(InvalidRequest) as caught:
         evaluate_batch(Game.POKER_HIGH, bytes(700), 7, bytes(4_000_000), 4_000_000, Options(), 100)
     assert [v.field for v in caught.value.violations] == ["table_size"]
+
+
+def test_opening_a_batch_checks_its_shape_and_leaves_its_cards_to_the_scoring() -> None:
+    """The server's ``batch.read`` phase opens the batch; its cards are screened as they
+    are scored (``batch.score``), so a repeated card is found there, named as ever."""
+    rows = np.array([ids("Ah Kh Qh Jh 9d 8c 2s")] * 40, np.uint8)
+    rows[17, 6] = rows[17, 0]
+    opened = open_batch(POKER, rows.tobytes(), 7, b"", 0, NO_OPTIONS, max_hands=40)
+    assert opened.hands.shape == (40, 7)
+    with pytest.raises(InvalidRequest) as caught:
+        score_batch(opened)
+    assert [v.field for v in caught.value.violations] == ["hands[17]"]
+    with pytest.raises(InvalidRequest) as shape:
+        open_batch(POKER, rows.tobytes()[:-1], 7, b"", 0, NO_OPTIONS, max_hands=40)
+    assert [v.field for v in shape.value.violations] == ["hands"]
