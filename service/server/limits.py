@@ -146,19 +146,20 @@ class WorkGate:
 
 
 class DeadlineContext:
-    """A handler's context whose deadline is no later than ``deadline`` (monotonic time).
+    """The context of a call that came without a deadline, given ``deadline`` (monotonic
+    time): the client's cannot be set later, so ``time_remaining`` is this one's alone.
 
     Everything but ``time_remaining`` is the real context's.
     """
+
+    __slots__ = ("_context", "_deadline")
 
     def __init__(self, context: grpc.aio.ServicerContext, deadline: float) -> None:
         self._context = context
         self._deadline = deadline
 
     def time_remaining(self) -> float:
-        own = max(self._deadline - time.monotonic(), 0.0)
-        theirs = remaining_seconds(self._context)
-        return own if theirs is None else min(theirs, own)
+        return max(self._deadline - time.monotonic(), 0.0)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._context, name)
@@ -176,16 +177,14 @@ class LimitsInterceptor(WrappingInterceptor):
     def active(self) -> bool:
         return bool(self.default_deadline_s)
 
-    def _seen(self, context: grpc.aio.ServicerContext) -> Any:
-        if remaining_seconds(context) is not None:
-            return context
-        return DeadlineContext(context, time.monotonic() + self.default_deadline_s)
-
     def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
         behavior = behavior_of(handler)
+        default = self.default_deadline_s
 
         async def with_deadline(request: Any, context: grpc.aio.ServicerContext) -> Any:
-            return await behavior(request, self._seen(context))
+            if remaining_seconds(context) is None:
+                context = DeadlineContext(context, time.monotonic() + default)
+            return await behavior(request, context)
 
         return rewrap(handler, with_deadline, with_deadline)
 

@@ -77,18 +77,27 @@ def to_evaluation(
 def _message(
     evaluation: Evaluation, game: pb.Game.ValueType, request_id: str, **detail: Any
 ) -> pb.Evaluation:
-    return pb.Evaluation(
+    """The fields most games leave at their defaults are set only when they are not: each
+    field given to protobuf's constructor costs, and a poker hand's five of nine were
+    zero or empty (the message is the same either way)."""
+    message = pb.Evaluation(
         request_id=request_id,
         game=game,
         strength=evaluation.strength,
-        low_strength=evaluation.low_strength,
-        instant_win=evaluation.instant_win,
-        out_after=evaluation.out_after,
         description=evaluation.description,
-        kept=_cards(evaluation.kept),
-        discarded=_cards(evaluation.discarded),
         **detail,
     )
+    if evaluation.low_strength:
+        message.low_strength = evaluation.low_strength
+    if evaluation.instant_win:
+        message.instant_win = evaluation.instant_win
+    if evaluation.out_after:
+        message.out_after = evaluation.out_after
+    if evaluation.kept:
+        message.kept.extend(_cards(evaluation.kept))
+    if evaluation.discarded:
+        message.discarded.extend(_cards(evaluation.discarded))
+    return message
 
 
 DETAIL_BYTES_CACHED = 16_384

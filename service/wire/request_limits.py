@@ -120,12 +120,13 @@ def _spreads(spreads: Sequence[pb.Spread]) -> None:
 
 
 def _id(field: str, text: str) -> None:
-    """Characters first (free: a longer text has more bytes), so a huge id is never
-    encoded; then its UTF-8 bytes, unless it is too short to exceed them (a character
-    takes at most 4 bytes)."""
+    """Nothing to check for a text too short to exceed the limit (a character takes at
+    most 4 bytes: every id a caller sends). Else characters first (free: a longer text has
+    more bytes), so a huge id is never encoded; then its UTF-8 bytes."""
+    if len(text) * 4 <= MAX_ID_BYTES:
+        return
     _count(field, len(text), MAX_ID_BYTES, "characters", "bytes")
-    if len(text) * 4 > MAX_ID_BYTES:
-        _count(field, len(text.encode()), MAX_ID_BYTES, "bytes")
+    _count(field, len(text.encode()), MAX_ID_BYTES, "bytes")
 
 
 def check_request_id(request_id: str) -> None:

@@ -49,8 +49,10 @@ def to_hand_request(request: pb.EvaluateRequest) -> HandRequest:
 
     A valid hand in canonical text is read first (``read_plain_hand``, bounded by the
     game's sizes): it is within every list limit, so only its ``request_id`` is measured.
+    A request without ``options`` (most) hands it None, which asks no option refusals.
     """
-    game, options = to_game(request.game), to_options(request.options)
+    game = to_game(request.game)
+    options = to_options(request.options) if request.HasField("options") else None
     plain = read_plain_hand(game, request.hand, request.table, request.table_spreads, options)
     if plain is not None:
         check_request_id(request.request_id)

@@ -13,12 +13,20 @@ from typing import NamedTuple
 
 import grpc
 import pytest
-from prometheus_client import CollectorRegistry
+from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.limits import CostAdmission, cost_budgets
-from service.server.metrics import GAMES, GO_CODES, Instruments, MetricsInterceptor, grpc_type
+from service.server.metrics import (
+    GAMES,
+    GO_CODES,
+    Instruments,
+    MetricsInterceptor,
+    adder,
+    grpc_type,
+    observer,
+)
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 
 SERVICE = "handeval.v1.HandEvaluator"
@@ -62,6 +70,29 @@ def test_codes_are_spelled_as_go_spells_them() -> None:
     assert [GO_CODES[code] for code in sorted(grpc.StatusCode, key=lambda c: c.value[0])] == (
         GO_SPELLING
     )
+
+
+def test_adder_and_observer_write_what_inc_and_observe_write() -> None:
+    """The same amounts added through ``inc``/``observe`` in one registry and through
+    ``adder``/``observer`` in another expose the same text: amounts on a bucket's bound,
+    between bounds, past the last one, zero and fractional."""
+    amounts = [0.0, 0.0005, 0.0004, 0.001, 0.0011, 7.0, 99.0, 0.25, 2.5e-5, 3.0]
+    pages = []
+    for fast in (False, True):
+        registry = CollectorRegistry()
+        counter = Counter("c_total", "c", ["m"], registry=registry).labels("x")
+        histogram = Histogram(
+            "h_seconds", "h", ["m"], registry=registry, buckets=(0.0005, 0.001, 5)
+        )
+        child = histogram.labels("x")
+        add = adder(counter) if fast else counter.inc
+        observe = observer(child) if fast else child.observe
+        for amount in amounts:
+            add(amount)
+            observe(amount)
+        lines = generate_latest(registry).decode().splitlines()
+        pages.append([line for line in lines if "_created" not in line])
+    assert 'c_total{m="x"}' in "\n".join(pages[0]) and pages[0] == pages[1]
 
 
 def test_grpc_type_names_the_four_shapes_as_go_does() -> None:

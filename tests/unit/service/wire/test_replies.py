@@ -69,5 +69,32 @@ def test_an_evaluations_bytes_read_as_its_message_with_the_detail_cached(game: G
             assert pb.Evaluation.FromString(data) == expected
 
 
+def test_an_evaluation_message_carries_every_figure_set_or_not() -> None:
+    """``to_evaluation`` sets the often-default figures only when they are not: every
+    game's dealt hands read back equal to a message given every field, and between them
+    each of those figures is set somewhere (so a figure left out would show)."""
+    seen: set[str] = set()
+    for game in Game:
+        dealt = deal(game, 200, seed=5)
+        for hand, table in dealt.singles(len(dealt)):
+            evaluation = evaluate(read_hand(game, texts(hand), texts(table)))
+            every_field = pb.Evaluation(
+                request_id="id-3",
+                game=game_value(game),
+                strength=evaluation.strength,
+                low_strength=evaluation.low_strength,
+                instant_win=evaluation.instant_win,
+                out_after=evaluation.out_after,
+                description=evaluation.description,
+                kept=texts(evaluation.kept),
+                discarded=texts(evaluation.discarded),
+            )
+            message = replies.to_evaluation(evaluation, game_value(game), "id-3")
+            message.ClearField("detail")
+            assert message == every_field
+            seen.update(field.name for field, _ in every_field.ListFields())
+    assert {"low_strength", "instant_win", "out_after", "kept", "discarded"} <= seen
+
+
 def texts(cards: tuple[int, ...]) -> list[str]:
     return [card_text(c) for c in cards]
