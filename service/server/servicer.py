@@ -30,7 +30,7 @@ import grpc
 from google.protobuf.message import Message
 from grpc_status import rpc_status
 
-from evaluators.batch import read_batch
+from evaluators.batch import open_batch, score_batch
 from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
 from evaluators.odds import (
     OddsLimits,
@@ -41,7 +41,7 @@ from evaluators.odds import (
     run_odds,
 )
 from evaluators.registry import GAMES
-from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, evaluate_batch, showdown
+from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
@@ -147,7 +147,7 @@ class HandEvaluatorServicer:
     would fail it after the handler returned, which no interceptor sees). Scoring a hand
     or a showdown takes microseconds and runs on the loop, and so does a batch of one chunk
     (``INLINE_BATCH_HANDS``); a larger batch runs in ``pool``, in chunks
-    (``evaluators.scoring.evaluate_batch``) that stop when the call is cancelled or
+    (``evaluators.batch.score_batch``) that stop when the call is cancelled or
     expires, and so does Odds (``odds_limits``), between chunks of run-outs; at most
     ``odds_threads`` Odds calls compute at once (0: no bound of its own), an admitted one
     beyond them waiting on the loop for its turn.
@@ -239,7 +239,7 @@ class HandEvaluatorServicer:
         def work(batch: pb.EvaluateBatchRequest) -> bytes:
             started = time.perf_counter()
             with trace_phases.phase("batch.read"):
-                read = read_batch(
+                opened = open_batch(
                     to_game(batch.game),
                     hands,
                     batch.hand_size,
@@ -249,7 +249,7 @@ class HandEvaluatorServicer:
                     self._max_batch_hands,
                 )
             with trace_phases.phase("batch.score"):
-                result = evaluate_batch(read, WorkGate(stop, deadline, self._drain.work_may_go_on))
+                result = score_batch(opened, WorkGate(stop, deadline, self._drain.work_may_go_on))
             write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
             with trace_phases.phase("batch.reply"):
                 reply = write(result)
