@@ -27,12 +27,14 @@ from benchmarks.launcher import ROOT, STOP_SECONDS, health_status
 
 CONF = ROOT / "front" / "nghttpx.conf"
 START_SECONDS = 30.0
-BEHIND_FRONT = ("--max-streams-per-connection", "1000")
+BEHIND_FRONT = ("--max-streams-per-connection", "1000", "--peer-from-forwarded")
 """The server's flags behind the front, as k8s/base's ConfigMap sets them
 (tests/test_k8s.py holds the two equal): the front holds each client to 100 streams and
 carries every client's calls to the server on a few connections (with the server's 100,
 1-4 of 5,000 calls in flight were refused in 3 of 7 bursts, REFUSED_STREAM from the server
-through the front; with 1,000, none in 7)."""
+through the front; with 1,000, none in 7), and it names each client connection in a
+``Forwarded`` header the server charges the cost lane's share to
+(``service.server.peers``)."""
 
 
 def nghttpx() -> str | None:

@@ -415,6 +415,30 @@ def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_clie
     per_client = int(settings["frontend-http2-max-concurrent-streams"])
     streams = _config(base)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]
     assert int(streams) > per_client
-    assert ("--max-streams-per-connection", streams) == BEHIND_FRONT, "what tests run behind it"
+    forwarded = ("--peer-from-forwarded",) if _on(_config(base), "PEER_FROM_FORWARDED") else ()
+    behind = ("--max-streams-per-connection", streams, *forwarded)
+    assert behind == BEHIND_FRONT, "what tests run behind it"
     default = Settings.max_streams_per_connection
     assert int(_config(tls)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) == default
+
+
+def _on(config: dict[str, str], name: str) -> bool:
+    return config.get(ENV_PREFIX + name, "false").lower() in ("1", "true", "yes", "on")
+
+
+def test_the_peer_is_the_forwarded_client_only_where_the_front_strips_what_clients_send(
+    base: list[Obj], tls: list[Obj]
+) -> None:
+    """Behind the front every call comes over the front's connections, so the cost lane's
+    share is charged to the client the front names; that is safe only because the front
+    drops any Forwarded header a client sends and the server listens on loopback. Without
+    the front (TLS) a client could name itself anything: the setting is off."""
+    conf = (ROOT / "front" / "nghttpx.conf").read_text().splitlines()
+    settings = dict(line.split("=", 1) for line in conf if line and not line.startswith("#"))
+    assert settings["add-forwarded"] == "for"
+    assert settings["strip-incoming-forwarded"] == "yes"
+    assert _on(_config(base), "PEER_FROM_FORWARDED")
+    assert _config(base)["HANDEVAL_HOST"] == "127.0.0.1"
+    assert "front" in {c["name"] for c in _containers(base)}
+    assert not _on(_config(tls), "PEER_FROM_FORWARDED")
+    assert "front" not in {c["name"] for c in _containers(tls)}

@@ -33,6 +33,7 @@ from service.server.limits import (
     odds_lane_width,
     pool_slots,
 )
+from service.server.peers import peer_of
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
@@ -220,7 +221,7 @@ def build_server(
     budgets = settings_budgets(settings)
     servicer = HandEvaluatorServicer(
         settings.max_batch_hands,
-        CostAdmission(budgets, return_freed_memory),
+        CostAdmission(budgets, return_freed_memory, peer_of(settings.peer_from_forwarded)),
         pool,
         message_limits(settings.max_batch_hands, settings.max_message_bytes).send,
         settings.stream_idle_seconds,

@@ -136,7 +136,15 @@ class Settings:
     per process; 0: an eighth of the pod's memory limit (cgroup ``memory.max``; 1 GiB
     when there is none), shared among ``workers``."""
     peer_share: float = 0.5
-    """The most of either budget one client connection (``context.peer()``) may hold."""
+    """The most of either budget one client connection (``context.peer()``, or with
+    ``peer_from_forwarded`` the client the front names) may hold."""
+    peer_from_forwarded: bool = False
+    """Charge a batch or Odds call to the client named by the ``for=`` of its ``forwarded``
+    header (else its connection), not to its connection: behind the HTTP/2 front (nghttpx
+    with ``add-forwarded=for``), where every connection is the front's. Only safe where
+    the front strips the header clients send (``strip-incoming-forwarded=yes``) and
+    clients cannot reach the server past it: otherwise a client names itself anew on each
+    call and escapes its share (``service.server.peers``)."""
     admission_wait_seconds: float = 1.0
     """A batch or Odds call that does not fit its budgets waits this long (at most until
     its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
@@ -356,6 +364,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "cpu_budget_seconds": _seconds,
     "memory_budget_mib": _int_in(0),
     "peer_share": _fraction,
+    "peer_from_forwarded": _switch,
     "admission_wait_seconds": _seconds,
     "odds_threads": _int_in(0),
     "receive_window_bytes": _zero_or(_int_in(1024, 2**31 - 1)),
@@ -403,6 +412,7 @@ _HELP = {
     "cpu_budget_seconds": "CPU-s of batches and Odds admitted at once per process (0: 10 per CPU)",
     "memory_budget_mib": "MiB of working sets and unsent replies per process (0: pod memory / 8)",
     "peer_share": "most of either budget one connection may hold (0-1)",
+    "peer_from_forwarded": "peer = the front's Forwarded for= (only behind a front that strips it)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
     "odds_threads": "Odds calls computing at once per process (0: CPUs less one, per worker)",
     "receive_window_bytes": "bytes a stream may send before its request is read (0: gRPC's own)",

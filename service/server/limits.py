@@ -9,7 +9,8 @@ and Odds reserve their cost first (``CostAdmission``): CPU and working memory es
 from the game's cost facts (``evaluators.costs``) and, for a batch, its reply's bytes,
 against per-process budgets derived from the pod's limits (``cost_budgets``); a call that
 does not fit waits briefly, first come first served, then is refused RESOURCE_EXHAUSTED
-naming the budget, and one connection (``context.peer()``) may hold only ``peer_share``
+naming the budget, and one peer (its connection, ``context.peer()``, or behind the HTTP/2
+front the client the front names: ``service.server.peers``) may hold only ``peer_share``
 of either budget. A call bound for the pool also takes one of its ``slots``
 (``--max-concurrent-rpcs``, ``pool_slots``) or is refused at once. A call in the pool
 holds its working set until its thread has stopped (a cancelled batch counts until it has
@@ -53,6 +54,7 @@ from evaluators.costs import CallCost
 from evaluators.registry import GAMES
 from service.server.config import default_workers
 from service.server.handlers import WrappingInterceptor, behavior_of, rewrap
+from service.server.peers import PeerOf, connection_peer
 from service.server.pod_limits import cpu_limit, memory_limit
 
 MAX_HAND_BYTES = max(rules.hand_max for rules in GAMES.values())
@@ -254,11 +256,18 @@ class CostAdmission:
 
     ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
     has held a working set for ``IDLE_SECONDS``: a burst's freed memory goes back to the
-    kernel, while calls in a row keep reusing it.
+    kernel, while calls in a row keep reusing it. ``peer_of`` names the peer a call's
+    context is charged to (``service.server.peers.peer_of``).
     """
 
-    def __init__(self, budgets: Budgets, on_idle: Callable[[], object] | None = None) -> None:
+    def __init__(
+        self,
+        budgets: Budgets,
+        on_idle: Callable[[], object] | None = None,
+        peer_of: PeerOf = connection_peer,
+    ) -> None:
         self.budgets = budgets
+        self.peer_of = peer_of
         self._on_idle = on_idle
         self._working = 0
         self._idle_check: asyncio.TimerHandle | None = None

@@ -348,7 +348,7 @@ class HandEvaluatorServicer:
         remaining = remaining_seconds(context)
         if remaining is not None:
             wait = min(wait, remaining)
-        reservation = await self._costs.reserve(cost, context.peer(), pooled, wait)
+        reservation = await self._costs.reserve(cost, self._costs.peer_of(context), pooled, wait)
         context.add_done_callback(reservation.release)
         return reservation
 
