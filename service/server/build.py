@@ -33,6 +33,7 @@ from service.server.limits import (
     odds_lane_width,
     pool_slots,
 )
+from service.server.odds_lane import OddsLane
 from service.server.peers import peer_of
 from service.server.reflection import enable_reflection
 from service.server.servicer import HandEvaluatorServicer, method_handlers
@@ -227,7 +228,7 @@ def build_server(
         settings.stream_idle_seconds,
         settings.odds_limits(),
         drain,
-        odds_lane_width(settings.odds_threads, settings.workers),
+        OddsLane.for_process(odds_lane_width(settings.odds_threads)),
     )
     handlers = method_handlers(servicer, settings_uploads(settings, budgets))
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))

@@ -17,9 +17,10 @@ holds its working set until its thread has stopped (a cancelled batch counts unt
 really let go) and a batch's reply until gRPC reports the call done, sent or cancelled:
 replies a client never reads stay counted. Expensive calls run off the loop, so they
 cannot crowd out cheap ones. Counts are per process; ``--workers N`` admits N times as
-many. Health and reflection are outside (``handlers.EXEMPT_PREFIXES``), so probes are answered
-under overload. Calls held at gRPC's door are bounded there
-(``service.server.build.channel_options``).
+many, except the Odds lane's width, which holds across the workers
+(``service.server.odds_lane``). Health and reflection are outside
+(``handlers.EXEMPT_PREFIXES``), so probes are answered under overload. Calls held at
+gRPC's door are bounded there (``service.server.build.channel_options``).
 
 Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
@@ -490,16 +491,17 @@ def cost_budgets(
     )
 
 
-def odds_lane_width(odds_threads: int, workers: int, cpus: float | None = None) -> int:
-    """Odds calls computing at once in one of ``workers`` processes: ``odds_threads``, or
-    when 0 the CPUs the pod may use (``cpus``, read from the cgroup when None) less one,
-    shared among the workers, at least 1. Odds keeps a thread busy for up to seconds: on
-    2 CPUs two such threads took both cores, and the loop, which answers every cheap call,
-    waited for one (nice 10 only lowers their weight), so polite calls' p99 went past 5x."""
+def odds_lane_width(odds_threads: int, cpus: float | None = None) -> int:
+    """Odds calls computing at once in the pod, across its worker processes
+    (``service.server.odds_lane``): ``odds_threads``, or when 0 the CPUs the pod may use
+    (``cpus``, read from the cgroup when None) less one, at least 1. Odds keeps a thread
+    busy for up to seconds: on 2 CPUs two such threads took both cores, and the loops,
+    which answer every cheap call, waited for one (nice 10 only lowers their weight), so
+    polite calls' p99 went past 5x; a width per process let ``--workers 2`` do just that."""
     if odds_threads:
         return odds_threads
     cpus = cpus or cpu_limit() or float(default_workers())
-    return max(1, int(cpus - 1) // workers)
+    return max(1, int(cpus - 1))
 
 
 POOL_NICENESS = 10

@@ -54,6 +54,7 @@ from service.server.limits import (
     WorkGate,
     remaining_seconds,
 )
+from service.server.odds_lane import OddsLane
 from service.server.uploads import Uploads
 from service.wire import batch_reply
 from service.wire.batch_request import BatchCall, read_batch_call
@@ -149,8 +150,9 @@ class HandEvaluatorServicer:
     (``INLINE_BATCH_HANDS``); a larger batch runs in ``pool``, in chunks
     (``evaluators.batch.score_batch``) that stop when the call is cancelled or
     expires, and so does Odds (``odds_limits``), between chunks of run-outs; at most
-    ``odds_threads`` Odds calls compute at once (0: no bound of its own), an admitted one
-    beyond them waiting on the loop for its turn.
+    ``odds_lane``'s width of Odds calls compute at once (across the worker processes:
+    ``service.server.odds_lane``; None: no bound of its own), an admitted one beyond them
+    waiting on the loop for its turn.
     """
 
     def __init__(
@@ -162,10 +164,10 @@ class HandEvaluatorServicer:
         stream_idle_seconds: float,
         odds_limits: OddsLimits = DEFAULT_ODDS_LIMITS,
         drain: Drain | None = None,
-        odds_threads: int = 0,
+        odds_lane: OddsLane | None = None,
     ) -> None:
         self._drain = drain or Drain()
-        self._odds_lane = asyncio.Semaphore(odds_threads) if odds_threads else None
+        self._odds_lane = odds_lane
         self._max_batch_hands = max_batch_hands
         self._costs = costs
         self._pool = pool
@@ -289,7 +291,7 @@ class HandEvaluatorServicer:
         stop: threading.Event | None = None,
         cost: Callable[[Request], CallCost] | None = None,
         sizes: dict[str, int] | None = None,
-        lane: asyncio.Semaphore | None = None,
+        lane: OddsLane | None = None,
     ) -> bytes:
         """``work(request)``'s reply as bytes, or the call aborted with the status docs/api.md
         gives its failure (INVALID_ARGUMENT for an Unreadable request). With ``stop``,
@@ -358,7 +360,7 @@ class HandEvaluatorServicer:
         request: Request,
         stop: threading.Event,
         reservation: Reservation,
-        lane: asyncio.Semaphore | None = None,
+        lane: OddsLane | None = None,
     ) -> bytes:
         """``work(request)`` in the pool; its reservation's working set is given back when
         the thread is done with it (or at once if it never started), so a cancelled batch
@@ -368,20 +370,21 @@ class HandEvaluatorServicer:
         def run() -> bytes:
             return _answered(work, request, reservation)
 
+        give_back: Callable[[], None] | None = None
         if lane is not None:
             try:
-                await lane.acquire()
+                give_back = await lane.acquire()
             except asyncio.CancelledError:
                 reservation.work_done(None)
                 raise
         try:
             running = self._pool.submit(trace_phases.carried(run))
         except BaseException:
-            if lane is not None:
-                lane.release()
+            if give_back is not None:
+                give_back()
             raise
-        if lane is not None:
-            running.add_done_callback(_on_loop(asyncio.get_running_loop(), lane.release))
+        if give_back is not None:
+            running.add_done_callback(_on_loop(asyncio.get_running_loop(), give_back))
         try:
             return await asyncio.wrap_future(running)
         except asyncio.CancelledError:

@@ -21,6 +21,9 @@ in ``PROMETHEUS_MULTIPROC_DIR``, a private temporary directory when unset (remov
 exit), emptied at start; the parent serves their sum and marks each dead worker's files
 dead, as the client's docs say.
 
+The Odds lane's width holds across the workers: the parent makes a private directory of
+slot files for them (``service.server.odds_lane.shared_slots``), removed at exit.
+
 ``--workers 1`` does not come here: the one process serves its own ``/metrics`` (in memory
 unless PROMETHEUS_MULTIPROC_DIR is set) and its restarts are the orchestrator's business.
 No supervisor process, no SO_REUSEPORT (a taken port is an error), no metric files: the
@@ -44,8 +47,10 @@ from dataclasses import replace
 
 from service.server import metrics
 from service.server.config import Settings, metrics_unavailable
+from service.server.limits import odds_lane_width
 from service.server.logs import configure, log_event
 from service.server.metrics_http import MetricsServer, serve_metrics
+from service.server.odds_lane import shared_slots
 from service.server.signals import HELD_SIGNALS, STOP_SIGNALS, catch_signals
 from service.server.tls import CertificateError, server_store
 
@@ -93,7 +98,10 @@ def run_workers(
     try:
         if settings.metrics:
             metrics.clean_multiprocess_dir()
-        with reserve_port(settings.host, settings.port) as port:
+        with (
+            reserve_port(settings.host, settings.port) as port,
+            shared_slots(odds_lane_width(settings.odds_threads)),
+        ):
             before_fork()
             http = None
             if settings.metrics:

@@ -1,4 +1,4 @@
-"""The Odds lane (``HandEvaluatorServicer``'s ``odds_threads``): admitted Odds calls beyond
+"""The Odds lane (``HandEvaluatorServicer``'s ``odds_lane``): admitted Odds calls beyond
 its width wait on the loop for a place instead of taking another core, and all are
 answered; its default width leaves a core for the event loop
 (``service.server.limits.odds_lane_width``). The real servicer on an aio server in this
@@ -18,6 +18,7 @@ from service.client.typed_client import odds_request
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import SERVICE
 from service.server.limits import CostAdmission, cost_budgets, odds_lane_width
+from service.server.odds_lane import OddsLane
 from service.server.servicer import HandEvaluatorServicer, method_handlers
 
 ODDS = odds_request("poker", [(f"p{i}", "?2") for i in range(9)], samples=200_000)
@@ -57,7 +58,7 @@ async def _odds_at_once(odds_threads: int) -> tuple[list[pb.OddsResponse], int]:
             pool,
             1 << 20,
             0,
-            odds_threads=odds_threads,
+            odds_lane=OddsLane(odds_threads),
         )
         handlers = method_handlers(evaluator)
         server = grpc.aio.server()
@@ -85,11 +86,9 @@ def test_admitted_odds_calls_beyond_the_lanes_width_wait_their_turn_and_are_all_
     assert most == 1, f"{most} Odds calls computed at once in a lane 1 wide"
 
 
-def test_the_odds_lane_leaves_a_core_for_the_loop_and_is_never_closed() -> None:
-    assert odds_lane_width(0, workers=1, cpus=2.0) == 1
-    assert odds_lane_width(0, workers=1, cpus=8.0) == 7
-    assert odds_lane_width(0, workers=2, cpus=8.0) == 3
-    assert odds_lane_width(0, workers=2, cpus=2.0) == 1
-    assert odds_lane_width(0, workers=1, cpus=1.0) == 1
-    assert odds_lane_width(0, workers=1, cpus=0.5) == 1
-    assert odds_lane_width(3, workers=2, cpus=2.0) == 3
+def test_the_odds_lanes_width_leaves_a_core_of_the_pod_for_the_loops_and_is_never_0() -> None:
+    assert odds_lane_width(0, cpus=2.0) == 1
+    assert odds_lane_width(0, cpus=8.0) == 7
+    assert odds_lane_width(0, cpus=1.0) == 1
+    assert odds_lane_width(0, cpus=0.5) == 1
+    assert odds_lane_width(3, cpus=2.0) == 3
