@@ -149,10 +149,10 @@ class Settings:
     """A batch or Odds call that does not fit its budgets waits this long (at most until
     its deadline), then is RESOURCE_EXHAUSTED naming the budget."""
     odds_threads: int = 0
-    """Odds calls computing at once per process; an admitted call beyond them waits for one
-    to end. 0: the CPUs the pod may use less one, shared among ``workers``, at least 1
-    (``service.server.limits.odds_lane_width``), so a core stays for the event loop, which
-    answers every cheap call."""
+    """Odds calls computing at once in the pod, across all ``workers`` processes
+    (``service.server.odds_lane``); an admitted call beyond them waits for one to end. 0:
+    the CPUs the pod may use less one, at least 1 (``service.server.limits.odds_lane_width``),
+    so a core stays for the event loops, which answer every cheap call."""
     receive_window_bytes: int = 65_535
     """Bytes a client may send on a stream before the server reads its request (the HTTP/2
     initial window, with gRPC's BDP probing off); a read opens the window for its whole
@@ -414,7 +414,7 @@ _HELP = {
     "peer_share": "most of either budget one connection may hold (0-1)",
     "peer_from_forwarded": "peer = the front's Forwarded for= (only behind a front that strips it)",
     "admission_wait_seconds": "how long a call waits for its budget before it is refused",
-    "odds_threads": "Odds calls computing at once per process (0: CPUs less one, per worker)",
+    "odds_threads": "Odds calls computing at once across the workers (0: CPUs less one)",
     "receive_window_bytes": "bytes a stream may send before its request is read (0: gRPC's own)",
     "upload_seconds": "end a unary call whose request has not arrived by then (0: deadline only)",
     "upload_budget_mib": "MiB of requests still arriving per process (0: the memory budget)",
