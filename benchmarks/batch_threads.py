@@ -10,7 +10,7 @@ threads on two free cores approach 2x; the Python between the loops holds it.
 
 Two threads can only show that on two idle cores, which a shared machine seldom has, so it
 also prints the share of one batch's CPU time spent inside the compiled loops (the screen,
-the poker kernel and the column writer, each timed in place, GIL released) and the
+the poker kernel, its one pass and the column writer, each timed in place, GIL released) and the
 two-thread ceiling that share allows (Amdahl: ``1 / (held + released / 2)``).
 """
 
@@ -55,10 +55,16 @@ def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:
 
 def released_share(packed: bytes, hands: int, repeats: int = 30) -> float:
     """The share of the thread CPU time of one batch's work spent inside the compiled
-    loops: each kernel entry point (the screen, the poker kernel, the column writer) is
+    loops: each kernel entry point (the screen, the poker kernel, its one pass that screens
+    as it scores, the column writer) is
     wrapped for the measurement to add up its own thread CPU time, then restored."""
     inside = [0.0]
-    entries = [(_screen, "screen"), (_poker, "evaluate"), (_columns, "write")]
+    entries = [
+        (_screen, "screen"),
+        (_poker, "evaluate"),
+        (_poker, "screened"),
+        (_columns, "write"),
+    ]
     originals = [getattr(module, name) for module, name in entries]
 
     def timed(function: Callable[..., Any]) -> Callable[..., Any]:
