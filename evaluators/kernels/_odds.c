@@ -1107,7 +1107,7 @@ discard_call(PyObject *args, int dealt)
     int shape, pots, instant_pot, second, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *hands = NULL, *deal = NULL;
+    PyObject *hands = NULL, *deal = NULL, *result = NULL;
     Discard game;
     Sampled sampled = {.tile = NULL};
     if (dealt ? !PyArg_ParseTuple(args, "iiiLiy*y*y*y*iO!nw*w*", &shape, &pots, &instant_pot,
@@ -1166,17 +1166,13 @@ discard_call(PyObject *args, int dealt)
     failed = discard_tally(&game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (chunk_failed(failed))
-        goto fail;
-    PyMem_RawFree(sampled.tile);
-    release_all(v, 8);
-    release_all(held, MAX_SEATS);
-    Py_RETURN_NONE;
+    if (!chunk_failed(failed))
+        result = Py_NewRef(Py_None);
 fail:
     PyMem_RawFree(sampled.tile);
     release_all(v, 8);
     release_all(held, MAX_SEATS);
-    return NULL;
+    return result;
 }
 
 static PyObject *
@@ -1381,7 +1377,7 @@ scored_call(PyObject *args, int dealt)
     int kind, shape, pots, seats = 0;
     long long split_at;
     Py_ssize_t count;
-    PyObject *tables, *hands = NULL, *deal = NULL;
+    PyObject *tables, *hands = NULL, *deal = NULL, *result = NULL;
     Sampled sampled = {.tile = NULL};
     Scored *game = PyMem_RawCalloc(1, sizeof(Scored));
     if (!game)
@@ -1455,19 +1451,14 @@ scored_call(PyObject *args, int dealt)
     failed = scored_tally(game, dealt ? &sampled : NULL, rule, at, t, count, out, squares);
     Py_END_ALLOW_THREADS
     PyMem_RawFree(t.counts);
-    if (chunk_failed(failed))
-        goto fail;
-    PyMem_RawFree(sampled.tile);
-    release_all(v, 4);
-    release_all(held, MAX_SEATS);
-    PyMem_RawFree(game);
-    Py_RETURN_NONE;
+    if (!chunk_failed(failed))
+        result = Py_NewRef(Py_None);
 fail:
     PyMem_RawFree(sampled.tile);
     release_all(v, 4);
     release_all(held, MAX_SEATS);
     PyMem_RawFree(game);
-    return NULL;
+    return result;
 }
 
 static PyObject *
