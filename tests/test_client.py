@@ -99,7 +99,7 @@ def test_batch_answers_numpy_arrays_one_entry_per_hand(client: HandevalClient) -
         "poker-high", [["Ah", "Kh", "Qh", "Jh", "Th"], ["2c", "3d", "4h", "5s", "7c"]]
     )
     assert result.value.tolist() == [1, 7462]
-    assert result.strength.dtype == np.uint64 and result.strength[0] > result.strength[1]
+    assert result.strength.dtype == np.uint32 and result.strength[0] > result.strength[1]
 
 
 def test_bad_batch_hand_fails_the_whole_batch_naming_its_index(client: HandevalClient) -> None:
@@ -265,5 +265,5 @@ def test_a_batch_takes_numpy_tables_and_answers_numpy(client: HandevalClient) ->
     own = client.evaluate_batch(
         "numbers", hands, np.array([[parse_card("3c")], [parse_card("3c")]], dtype=np.int32)
     )
-    assert isinstance(shared.value, np.ndarray) and shared.value.dtype == np.int64
+    assert isinstance(shared.value, np.ndarray) and shared.value.dtype == np.int32
     assert shared.value.tolist() == own.value.tolist() == [25, 10]

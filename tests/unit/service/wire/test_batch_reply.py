@@ -276,3 +276,22 @@ def test_bytes_that_only_look_like_a_column_reply_go_to_protobuf() -> None:
     assert len(reordered) == len(data)
     assert batch_reply._columns_in_place(reordered) is None
     assert_same(read_batch_reply(reordered), protobufs_reading(reordered))
+
+
+def test_a_column_reply_is_read_as_views_of_its_own_bytes_in_wire_types() -> None:
+    data = batch_reply.serialized_columns(random_result(50, 7))
+    read = read_batch_reply(data)
+    assert [getattr(read, f).dtype for f in batch_reply.FIGURES] == [
+        np.dtype("<u4"), np.dtype("<u4"), np.dtype("<i4"), np.dtype(np.bool_)
+    ]  # fmt: skip
+    for figure in batch_reply.FIGURES:
+        array = getattr(read, figure)
+        assert not array.flags.writeable and np.shares_memory(array, np.frombuffer(data, np.uint8))
+
+
+def test_an_instant_win_byte_past_one_reads_as_true_like_protobufs_bool() -> None:
+    one = result_of([5], [0], [1], [False])
+    data = bytearray(batch_reply.serialized_columns(one))
+    data[-1] = 2
+    mine, theirs = read_batch_reply(bytes(data)), protobufs_reading(bytes(data))
+    assert mine.instant_win.tolist() == [True] == theirs.instant_win.tolist()
