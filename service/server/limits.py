@@ -257,7 +257,9 @@ class CostAdmission:
 
     ``on_idle`` (``service.allocator.return_freed_memory``) runs in a thread once nothing
     has held a working set for ``IDLE_SECONDS``: a burst's freed memory goes back to the
-    kernel, while calls in a row keep reusing it. ``peer_of`` names the peer a call's
+    kernel, while calls in a row keep reusing it. Work ending on a pool thread only notes
+    the time (``_quiet_since``); one timer on the loop, armed when a call arrives, looks at
+    it, so a call costs the loop no wake-up for it. ``peer_of`` names the peer a call's
     context is charged to (``service.server.peers.peer_of``).
     """
 
@@ -272,6 +274,7 @@ class CostAdmission:
         self._on_idle = on_idle
         self._working = 0
         self._idle_check: asyncio.TimerHandle | None = None
+        self._quiet_since: float | None = None
         self._lock = threading.Lock()
         self.cpu = 0.0
         self.memory = 0
@@ -283,6 +286,8 @@ class CostAdmission:
     async def reserve(self, cost: CallCost, peer: str, pooled: bool, wait: float) -> Reservation:
         """Hold ``cost`` for ``peer``, waiting up to ``wait`` seconds for room."""
         self._loop = asyncio.get_running_loop()
+        if self._idle_check is None and self._on_idle is not None:
+            self._idle_check = self._loop.call_later(IDLE_SECONDS, self._still_idle)
         held = Reservation(self, cost, peer, pooled)
         with self._lock:
             full = self._full(held)
@@ -354,6 +359,7 @@ class CostAdmission:
     def _take(self, call: Reservation) -> None:
         memory = call.working + call.reply
         self._working += 1
+        self._quiet_since = None
         self.cpu += call.cpu
         self.memory += memory
         self.running += call.pooled
@@ -384,10 +390,8 @@ class CostAdmission:
                 call.reply = held
             self._give_back(call, call.cpu, freed, call.pooled)
             self._working -= 1
-            idle = not self._working
+            self._note_quiet()
         self._wake()
-        if idle and self._on_idle is not None and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._idle_later)
 
     def release(self, call: Reservation) -> None:
         self.work_done(call, None)
@@ -396,10 +400,8 @@ class CostAdmission:
                 return
             call.reply_held = False
             self._give_back(call, 0.0, call.reply, False)
-            idle = not self._working
+            self._note_quiet()
         self._wake()
-        if idle and self._on_idle is not None and self._loop is not None:
-            self._loop.call_soon_threadsafe(self._idle_later)
 
     def _wake(self) -> None:
         if self._waiting and self._loop is not None and not self._loop.is_closed():
@@ -407,21 +409,26 @@ class CostAdmission:
 
     def _refused(self) -> None:
         """A refused call's request is freed now: count it towards going idle."""
-        if self._on_idle is not None and not self._working:
-            self._idle_later()
+        with self._lock:
+            self._note_quiet()
 
-    def _idle_later(self) -> None:
-        """On the loop: ``on_idle`` in ``IDLE_SECONDS`` unless work starts before."""
-        if self._idle_check is not None:
-            self._idle_check.cancel()
-        assert self._loop is not None
-        self._idle_check = self._loop.call_later(IDLE_SECONDS, self._still_idle)
+    def _note_quiet(self) -> None:
+        """Under the lock: when nothing holds a working set, it has been so since now."""
+        self._quiet_since = None if self._working else time.monotonic()
 
     def _still_idle(self) -> None:
-        self._idle_check = None
+        """On the loop, ``IDLE_SECONDS`` after a call arrived and then again until it is so:
+        ``on_idle`` once nothing has held a working set for ``IDLE_SECONDS``; the timer
+        stops then, until the next call arrives."""
         with self._lock:
-            idle = not self._working
-        if idle and self._on_idle is not None and self._loop is not None:
+            quiet_since = self._quiet_since
+        quiet = 0.0 if quiet_since is None else time.monotonic() - quiet_since
+        assert self._loop is not None
+        if quiet_since is None or quiet < IDLE_SECONDS:
+            self._idle_check = self._loop.call_later(IDLE_SECONDS - quiet, self._still_idle)
+            return
+        self._idle_check = None
+        if self._on_idle is not None:
             self._loop.run_in_executor(None, self._on_idle)
 
     def _grant(self) -> None:

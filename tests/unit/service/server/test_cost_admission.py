@@ -4,11 +4,18 @@ who waits, who is refused at once and what the refusal names."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
 from evaluators.costs import CallCost
-from service.server.limits import Budgets, CostAdmission, OverBudget, cost_budgets
+from service.server.limits import (
+    IDLE_SECONDS,
+    Budgets,
+    CostAdmission,
+    OverBudget,
+    cost_budgets,
+)
 
 BUDGETS = Budgets(cpu_seconds=10.0, memory_bytes=100, peer_share=0.5, wait_seconds=1.0, slots=4)
 
@@ -104,3 +111,23 @@ def test_default_budgets_are_the_pods_share_per_worker() -> None:
     assert budgets.memory_bytes == (2 << 30) // 8 // 2
     assert cost_budgets(3.0, 64, 0.5, 1.0, 24, workers=2, cpus=4.0).cpu_seconds == 3.0
     assert cost_budgets(3.0, 64, 0.5, 1.0, 24, workers=2, cpus=4.0).memory_bytes == 64 << 20
+
+
+def test_on_idle_runs_once_after_nothing_has_held_work_for_idle_seconds_never_while_busy() -> None:
+    async def scenario() -> None:
+        loop = asyncio.get_running_loop()
+        ran: list[float] = []
+        lane = CostAdmission(BUDGETS, on_idle=lambda: ran.append(time.monotonic()))
+        held = await lane.reserve(CallCost(1.0, 10, 0), "a", pooled=True, wait=0)
+        await asyncio.sleep(IDLE_SECONDS * 1.5)
+        assert not ran, "on_idle ran while a call held its working set"
+        await loop.run_in_executor(None, held.work_done)  # work ends on a pool thread
+        quiet_from = time.monotonic()
+        for _ in range(100):
+            if ran:
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(IDLE_SECONDS * 1.5)
+        assert len(ran) == 1 and ran[0] - quiet_from >= IDLE_SECONDS * 0.99
+
+    run(scenario())
