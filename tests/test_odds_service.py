@@ -167,10 +167,15 @@ def test_settings_bound_exact_odds_and_samples_and_the_metrics_count_them(
 def test_an_odds_call_past_its_deadline_stops_and_frees_its_worker(
     launch_server: Callable[..., ServerProcess],
 ) -> None:
-    """With one call at a time, a worker still sampling the expired call's 10,000,000
-    run-outs of nine seats (minutes of work) would refuse the next call RESOURCE_EXHAUSTED."""
-    server = launch_server("--max-concurrent-rpcs", "1")
-    big = odds_request("poker-high", [(f"p{i}", "?2") for i in range(9)], samples=10**7)
+    """With one call at a time, a worker still sampling the expired call's 10**9 run-outs
+    of nine seats (minutes of work; 10**7 took 1.7 s with Odds in C) would refuse the next
+    call RESOURCE_EXHAUSTED."""
+    samples = 10**9
+    server = launch_server(
+        "--max-concurrent-rpcs", "1", "--max-odds-samples", str(samples),
+        "--cpu-budget-seconds", "100000",
+    )  # fmt: skip
+    big = odds_request("poker-high", [(f"p{i}", "?2") for i in range(9)], samples=samples)
     small = odds_request("poker-high", {"a": "As Ks", "b": "Qd Qc"}, "2c 7d 9h 4s")
     with HandevalClient(server.target, timeout=60, retries=False) as client:
         with pytest.raises(HandevalError) as caught:
