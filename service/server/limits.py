@@ -170,17 +170,22 @@ class DeadlineContext:
 
 class LimitsInterceptor(WrappingInterceptor):
     """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
-    health and reflection pass untouched. Admission is the servicer's (``CostAdmission``)."""
+    health and reflection pass untouched, and so do the methods ``own_deadline`` names,
+    whose handlers give it themselves (``servicer.OWN_DEADLINE_METHODS``). Admission is the
+    servicer's (``CostAdmission``)."""
 
-    def __init__(self, default_deadline_s: float) -> None:
+    def __init__(self, default_deadline_s: float, own_deadline: frozenset[str] = frozenset()):
         super().__init__()
         self.default_deadline_s = default_deadline_s
+        self._own_deadline = own_deadline
 
     @property
     def active(self) -> bool:
         return bool(self.default_deadline_s)
 
     def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        if method in self._own_deadline:
+            return handler
         behavior = behavior_of(handler)
         default = self.default_deadline_s
 
