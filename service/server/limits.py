@@ -22,7 +22,8 @@ many, except the Odds lane's width, which holds across the workers
 (``handlers.EXEMPT_PREFIXES``), so probes are answered under overload. Calls held at
 gRPC's door are bounded there (``service.server.build.channel_options``).
 
-Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
+Default deadline (``LimitsInterceptor``; unary Evaluate's handler gives it itself,
+``servicer.evaluate_reading``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
 (``time_remaining()``); the servicer checks it before work, between the messages of a
 stream and between the chunks of a batch or Odds (``WorkGate``, which does not start a
