@@ -88,7 +88,12 @@ static PyObject *card_tuple(const uint8_t *cards, Py_ssize_t count)
         return NULL;
     }
     for (Py_ssize_t i = 0; i < count; i++) {
-        PyTuple_SET_ITEM(tuple, i, PyLong_FromLong(cards[i]));
+        PyObject *card = PyLong_FromLong(cards[i]);
+        if (card == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, card);
     }
     return tuple;
 }
@@ -198,12 +203,14 @@ static PyObject *evaluation_head(PyObject *module, PyObject *const *args, Py_ssi
         return NULL;
     }
     Text request_id, description;
-    long long game = PyLong_AsLongLong(args[1]);
+    long long game;
     uint64_t strength, low_strength, out_after;
-    int instant_win = PyObject_IsTrue(args[4]);
-    if (!utf8_of(args[0], &request_id) || (game == -1 && PyErr_Occurred()) ||
+    int instant_win;
+    if (!utf8_of(args[0], &request_id) ||
+        ((game = PyLong_AsLongLong(args[1])) == -1 && PyErr_Occurred()) ||
         !unsigned_of(args[2], &strength) || !unsigned_of(args[3], &low_strength) ||
-        instant_win < 0 || !unsigned_of(args[5], &out_after) || !utf8_of(args[8], &description)) {
+        (instant_win = PyObject_IsTrue(args[4])) < 0 || !unsigned_of(args[5], &out_after) ||
+        !utf8_of(args[8], &description)) {
         return NULL;
     }
     if (game < INT32_MIN || game > INT32_MAX || out_after > UINT32_MAX) {

@@ -122,13 +122,17 @@ def test_the_reply_head_is_protobufs_bytes_for_every_game(game: Game) -> None:
             assert replies.evaluation_bytes(evaluation, number, request_id) == expected
 
 
-def test_the_head_writer_refuses_values_the_fields_cannot_hold() -> None:
+def test_the_head_writer_refuses_values_the_fields_cannot_hold_and_text_that_is_not_str() -> None:
     with pytest.raises(OverflowError):
         _evaluation.evaluation_head("", 2**31, 1, 0, False, 0, (), (), "")
     with pytest.raises(OverflowError):
         _evaluation.evaluation_head("", 1, 1, 0, False, 2**32, (), (), "")
     with pytest.raises(OverflowError):
         _evaluation.evaluation_head("", 1, -1, 0, False, 0, (), (), "")
+    with pytest.raises(TypeError):
+        _evaluation.evaluation_head(b"id", 1, 1, 0, False, 0, (), (), "")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        _evaluation.evaluation_head("", 1, 1, 0, False, 0, (1,), (), "")  # type: ignore[arg-type]
 
 
 def test_a_hand_read_in_c_is_answered_as_the_long_way_answers_it_or_left_to_it() -> None:
