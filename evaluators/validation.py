@@ -193,7 +193,7 @@ def _raise_if(violations: list[Violation]) -> None:
 
 
 _DEFAULT_OPTIONS = Options()
-_CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS))}
+CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS))}
 """Canonical card text (``Ah``, ``Td``, ``X1``) -> id: the fast path's one dict read."""
 
 
@@ -215,23 +215,34 @@ def read_plain_hand(
     rules = GAMES[game]
     if len(hand) > rules.hand_max or len(table) > rules.table_max:
         return None
-    ids = _CANONICAL_IDS
+    ids = CANONICAL_IDS
     try:
         hand_ids = tuple([ids[text] for text in hand])
         table_ids = tuple([ids[text] for text in table]) if table else ()
     except KeyError:
         return None
-    if not sizes_fit(rules, len(hand_ids), len(table_ids)):
+    return read_plain_ids(game, hand_ids, table_ids, options)
+
+
+def read_plain_ids(
+    game: Game | None, hand: Cards, table: Cards, options: Options | None = None
+) -> HandRequest | None:
+    """``read_plain_hand`` for cards already read as ids (``CANONICAL_IDS``): the request,
+    if it passes every check, else None."""
+    if game is None or not hand:
         return None
-    if repeats(hand_ids + table_ids):
+    rules = GAMES[game]
+    if not sizes_fit(rules, len(hand), len(table)):
         return None
-    if not rules.jokers and (max(hand_ids) >= DECK_SIZE or max(table_ids, default=0) >= DECK_SIZE):
+    if repeats(hand + table):
         return None
-    if rules.distinct_table_ranks and repeats(table_ranks(table_ids)):
+    if not rules.jokers and (max(hand) >= DECK_SIZE or max(table, default=0) >= DECK_SIZE):
+        return None
+    if rules.distinct_table_ranks and repeats(table_ranks(table)):
         return None
     if options is not None and _option_refusals(game, options, False):
         return None
-    return HandRequest(rules.game, hand_ids, table_ids, (), options or _DEFAULT_OPTIONS)
+    return HandRequest(rules.game, hand, table, (), options or _DEFAULT_OPTIONS)
 
 
 def read_hand(

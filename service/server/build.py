@@ -36,7 +36,7 @@ from service.server.limits import (
 from service.server.odds_lane import OddsLane
 from service.server.peers import peer_of
 from service.server.reflection import enable_reflection
-from service.server.servicer import HandEvaluatorServicer, method_handlers
+from service.server.servicer import OWN_DEADLINE_METHODS, HandEvaluatorServicer, method_handlers
 from service.server.tls import CertificateStore, server_store
 from service.server.uploads import Uploads
 
@@ -214,7 +214,7 @@ def build_server(
                 [
                     *tracing.interceptors(settings.otlp_endpoint, settings.slow_call_seconds),
                     *counting,
-                    LimitsInterceptor(settings.default_deadline_seconds),
+                    LimitsInterceptor(settings.default_deadline_seconds, OWN_DEADLINE_METHODS),
                 ]
             )
         ],
@@ -230,7 +230,9 @@ def build_server(
         drain,
         OddsLane.for_process(odds_lane_width(settings.odds_threads)),
     )
-    handlers = method_handlers(servicer, settings_uploads(settings, budgets))
+    handlers = method_handlers(
+        servicer, settings_uploads(settings, budgets), settings.default_deadline_seconds
+    )
     server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(SERVICE_NAME, handlers),))
     server.add_registered_method_handlers(SERVICE_NAME, handlers)
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)

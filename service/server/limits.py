@@ -22,7 +22,8 @@ many, except the Odds lane's width, which holds across the workers
 (``handlers.EXEMPT_PREFIXES``), so probes are answered under overload. Calls held at
 gRPC's door are bounded there (``service.server.build.channel_options``).
 
-Default deadline (``LimitsInterceptor``): a call that carries no deadline gets one
+Default deadline (``LimitsInterceptor``; unary Evaluate's handler gives it itself,
+``servicer.evaluate_reading``): a call that carries no deadline gets one
 ``default_deadline_s`` after it starts. The handler sees it through its context
 (``time_remaining()``); the servicer checks it before work, between the messages of a
 stream and between the chunks of a batch or Odds (``WorkGate``, which does not start a
@@ -170,17 +171,22 @@ class DeadlineContext:
 
 class LimitsInterceptor(WrappingInterceptor):
     """Gives the evaluator's calls without a deadline ``default_deadline_s`` (0: none);
-    health and reflection pass untouched. Admission is the servicer's (``CostAdmission``)."""
+    health and reflection pass untouched, and so do the methods ``own_deadline`` names,
+    whose handlers give it themselves (``servicer.OWN_DEADLINE_METHODS``). Admission is the
+    servicer's (``CostAdmission``)."""
 
-    def __init__(self, default_deadline_s: float) -> None:
+    def __init__(self, default_deadline_s: float, own_deadline: frozenset[str] = frozenset()):
         super().__init__()
         self.default_deadline_s = default_deadline_s
+        self._own_deadline = own_deadline
 
     @property
     def active(self) -> bool:
         return bool(self.default_deadline_s)
 
     def wrap(self, handler: grpc.RpcMethodHandler, method: str) -> grpc.RpcMethodHandler:
+        if method in self._own_deadline:
+            return handler
         behavior = behavior_of(handler)
         default = self.default_deadline_s
 

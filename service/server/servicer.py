@@ -22,12 +22,13 @@ import asyncio
 import math
 import threading
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from concurrent.futures import Executor
 from typing import NoReturn, TypeVar
 
 import grpc
 from google.protobuf.message import Message
+from google.rpc.status_pb2 import Status
 from grpc_status import rpc_status
 
 from evaluators.batch import open_batch, score_batch
@@ -48,8 +49,10 @@ from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.errors import STOPPED, Unreadable, failure, reason, reply_too_large
 from service.server.handlers import SERVICE, make_handler
 from service.server.limits import (
+    NO_DEADLINE_S,
     REPLY_BYTES_PER_HAND,
     CostAdmission,
+    DeadlineContext,
     Reservation,
     WorkGate,
     remaining_seconds,
@@ -66,7 +69,15 @@ from service.wire.replies import (
     to_showdown_response,
 )
 from service.wire.request_limits import MAX_REQUEST_BYTES, too_many_bytes
-from service.wire.requests import to_hand_request, to_odds_request, to_options, to_showdown_request
+from service.wire.requests import (
+    PlainEvaluate,
+    plain_hand_request,
+    read_plain_evaluate,
+    to_hand_request,
+    to_odds_request,
+    to_options,
+    to_showdown_request,
+)
 
 Request = TypeVar("Request", bound=Message)
 DEFAULT_ODDS_LIMITS = OddsLimits()
@@ -96,6 +107,19 @@ def _reader(message_type: type[Message]) -> Callable[[bytes], Message | BatchCal
     return read
 
 
+def _plain_or(
+    read: Callable[[bytes], Message | BatchCall | Unreadable],
+) -> Callable[[bytes], PlainEvaluate | Message | BatchCall | Unreadable]:
+    """Evaluate's reader: the plainest request read in C (``read_plain_evaluate``), any
+    other by ``read``."""
+
+    def read_plain_first(data: bytes) -> PlainEvaluate | Message | BatchCall | Unreadable:
+        plain = read_plain_evaluate(data)
+        return read(data) if plain is None else plain
+
+    return read_plain_first
+
+
 def _answered(
     work: Callable[[Request], Message | bytes], request: Request, reservation: Reservation | None
 ) -> bytes:
@@ -116,21 +140,36 @@ def _writer(reply: Message | bytes) -> bytes:
     return reply if isinstance(reply, bytes) else reply.SerializeToString()
 
 
+OWN_DEADLINE_METHODS = frozenset({f"/{SERVICE.full_name}/Evaluate"})
+"""Methods whose handler, read under ``uploads``, gives a call without a deadline the
+default one itself (``HandEvaluatorServicer.evaluate_reading``): the limits' wrapper
+(``service.server.limits.LimitsInterceptor``) leaves them as they are."""
+
+
 def method_handlers(
-    servicer: HandEvaluatorServicer, uploads: Uploads | None = None
+    servicer: HandEvaluatorServicer,
+    uploads: Uploads | None = None,
+    default_deadline_s: float = 0.0,
 ) -> dict[str, grpc.RpcMethodHandler]:
     """A handler for every RPC of the proto's service, reading requests with ``_reader``.
     With ``uploads``, a unary-request method is registered request-streaming and reads its
-    one message under ``uploads``' read deadline and budget (``service.server.uploads``)."""
+    one message under ``uploads``' read deadline and budget (``service.server.uploads``);
+    Evaluate then does so in one coroutine with the default deadline
+    (``default_deadline_s``, 0: none) and its answer (``evaluate_reading``)."""
     handlers: dict[str, grpc.RpcMethodHandler] = {}
     for method in SERVICE.methods:
         request_type = getattr(pb, method.input_type.name)
         behavior = getattr(servicer, method.name)
         streaming_in = method.client_streaming
-        if uploads is not None and not streaming_in:
+        read = _reader(request_type)
+        reader: Callable[[bytes], object] = read
+        if uploads is not None and method.name == "Evaluate":
+            behavior, streaming_in = servicer.evaluate_reading(uploads, default_deadline_s), True
+            reader = _plain_or(read)
+        elif uploads is not None and not streaming_in:
             behavior, streaming_in = uploads.unary_reading(behavior), True
         handlers[method.name] = make_handler(
-            streaming_in, method.server_streaming, behavior, _reader(request_type), _writer
+            streaming_in, method.server_streaming, behavior, reader, _writer
         )
     return handlers
 
@@ -179,6 +218,62 @@ class HandEvaluatorServicer:
         self, request: pb.EvaluateRequest | Unreadable, context: grpc.aio.ServicerContext
     ) -> bytes:
         return await self.answer(context, "Evaluate", request, _evaluate)
+
+    def evaluate_reading(
+        self, uploads: Uploads, default_deadline_s: float
+    ) -> Callable[[AsyncIterator[object], grpc.aio.ServicerContext], Awaitable[bytes]]:
+        """Evaluate registered request-streaming, in one coroutine: what the limits'
+        default deadline (``LimitsInterceptor``), ``uploads.unary_reading`` and ``answer()``
+        do for it, each the same, without their layers. Its work is microseconds of Python
+        a call, and on the server each layer's coroutine and call cost several times what
+        it costs in a hot loop (docs/performance.md, "Unary Evaluate").
+
+        The usual call (read, not late, not draining) is answered here; any other is handed
+        to ``answer()`` with the context its deadline is read from, so it ends as it did.
+        The plainest request arrives read in C (``_plain_or``) and is answered from its card
+        ids (``_plain_evaluate``); one that fails any check is read again as its message and
+        answered the long way, which says why."""
+        read = uploads.one_message
+        drain = self._drain
+        max_reply_bytes = self._max_reply_bytes
+        read_message = _reader(pb.EvaluateRequest)
+
+        async def evaluate(
+            requests: AsyncIterator[object], context: grpc.aio.ServicerContext
+        ) -> bytes:
+            deadline = math.inf
+            remaining = context.time_remaining()
+            if default_deadline_s and (remaining is None or remaining > NO_DEADLINE_S):
+                deadline = time.monotonic() + default_deadline_s
+            request = await read(context)
+            late = (
+                time.monotonic() >= deadline if deadline < math.inf else _deadline_passed(context)
+            )
+            if type(request) is tuple:
+                plain: PlainEvaluate = request
+                if not late and not drain.begun:
+                    try:
+                        reply = _plain_evaluate(plain)
+                    except Exception:
+                        reply = None  # answered the long way below, which maps the error
+                    if reply is not None and len(reply) <= max_reply_bytes:
+                        return reply
+                request = read_message(plain[4])
+            if late or drain.begun or not isinstance(request, pb.EvaluateRequest):
+                if deadline < math.inf:
+                    context = DeadlineContext(context, deadline)
+                return await self.answer(context, "Evaluate", request, _evaluate)
+            try:
+                reply = _evaluate(request)
+            except Exception as error:
+                problem = failure(error, "Evaluate", request)
+            else:
+                if len(reply) <= max_reply_bytes:
+                    return reply
+                problem = reply_too_large(len(reply), max_reply_bytes)
+            await _refuse(context, request, problem)
+
+        return evaluate
 
     async def EvaluateStream(
         self,
@@ -327,10 +422,7 @@ class HandEvaluatorServicer:
             if len(reply) <= self._max_reply_bytes:
                 return reply
             problem = reply_too_large(len(reply), self._max_reply_bytes)
-        if isinstance(game := getattr(request, "game", None), int):
-            metrics.record_error(game, reason(problem))
-        await context.abort_with_status(rpc_status.to_status(problem))
-        raise AssertionError("context.abort_with_status returns only by raising")
+        await _refuse(context, request, problem)
 
     async def _abort_if_late_or_draining(self, context: grpc.aio.ServicerContext) -> None:
         """A batch or Odds stopped by its deadline or by the drain is answered so (a
@@ -467,6 +559,19 @@ def _evaluate(request: pb.EvaluateRequest) -> bytes:
     return reply
 
 
+def _plain_evaluate(plain: PlainEvaluate) -> bytes | None:
+    """``_evaluate`` of a request read in C (``read_plain_evaluate``) whose cards pass every
+    check, None for one that does not; the same reply and metrics, byte for byte."""
+    started = time.perf_counter()
+    request = plain_hand_request(plain)
+    if request is None:
+        return None
+    game = plain[0]
+    reply = evaluation_bytes(evaluate(request), game, plain[3])
+    metrics.record_evaluation(game, 1, time.perf_counter() - started)
+    return reply
+
+
 def _list_games(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
     return to_list_games(GAMES.values())
 
@@ -489,6 +594,14 @@ def _evaluate_or_error(request: pb.EvaluateRequest) -> pb.Evaluation | bytes:
         problem = failure(error, "EvaluateStream", request)
     metrics.record_error(request.game, reason(problem))
     return pb.Evaluation(request_id=request.request_id, game=request.game, error=problem)
+
+
+async def _refuse(context: grpc.aio.ServicerContext, request: object, problem: Status) -> NoReturn:
+    """End the call with ``problem``, counted as an error of the request's game."""
+    if isinstance(game := getattr(request, "game", None), int):
+        metrics.record_error(game, reason(problem))
+    await context.abort_with_status(rpc_status.to_status(problem))
+    raise AssertionError("context.abort_with_status returns only by raising")
 
 
 def _deadline_passed(context: grpc.aio.ServicerContext) -> bool:

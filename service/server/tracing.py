@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any
 import grpc
 from google.protobuf.message import Message
 
+from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import trace_phases
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.logs import log_event
@@ -86,7 +87,10 @@ def stamp_trace_id(record: logging.LogRecord) -> bool:
 
 def hands_of(request: Any) -> int:
     """The hands a request scores: a batch's hands, a showdown's or Odds' seats, else one
-    (none for bytes that were no request)."""
+    (an Evaluate read in C, ``service.wire.requests.PlainEvaluate``, too; none for bytes
+    that were no request)."""
+    if isinstance(request, tuple):
+        return 1
     if isinstance(request, BatchCall):
         hand_size = request.message.hand_size
         return len(request.hands) // hand_size if hand_size else 0
@@ -107,13 +111,20 @@ def _as_any(message: Message) -> Any:
 
 
 def game_of(request: Any) -> str:
-    """The wire name of a request's game (``GAME_TONK``), or ``""`` when it has none."""
-    if isinstance(request, BatchCall):
-        request = request.message
-    game = getattr(request, "game", None) if isinstance(request, Message) else None
-    if game is None:
-        return ""
-    return str(request.DESCRIPTOR.fields_by_name["game"].enum_type.values_by_number[game].name)
+    """The wire name of a request's game (``GAME_TONK``), or ``""`` when it has none or a
+    number this build does not know."""
+    if isinstance(request, tuple):
+        game = request[0]
+    elif isinstance(request, BatchCall | Message):
+        game = getattr(request.message if isinstance(request, BatchCall) else request, "game", None)
+    else:
+        game = None
+    known = _GAME_VALUES.get(game) if game is not None else None
+    return "" if known is None else str(known.name)
+
+
+_GAME_VALUES = pb.DESCRIPTOR.enum_types_by_name["Game"].values_by_number
+"""Game enum number -> its value (every request's ``game`` is this enum)."""
 
 
 class TracingInterceptor(WrappingInterceptor):

@@ -5,8 +5,10 @@ grpc runs a unary handler only once its whole request has arrived, and grpc core
 the message meanwhile (up to ``grpc.max_receive_message_length``), so 200 streams each
 missing the last byte of a 1.76 MB request held +343 MiB with no handler to see them. A
 request-streaming handler starts as soon as the call's headers are in, and the wire is the
-same, so the evaluator's unary methods are registered that way (``unary_reading``): the
-handler waits for the one message under a read deadline, then calls the unary behaviour.
+same, so the evaluator's unary methods are registered that way (``unary_reading``; Evaluate
+in a coroutine of its own, ``servicer.evaluate_reading``, which reads with ``one_message``
+too): the handler waits for the one message under a read deadline, then calls the unary
+behaviour.
 The metrics' ``grpc_type`` stays ``unary`` (it is read from the proto).
 
 While it waits, a call counts as holding ``message_bytes`` (the receive limit: what core

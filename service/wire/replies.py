@@ -16,6 +16,7 @@ from evaluators.odds import Odds, serves_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.wire import _evaluation
 from service.wire.details import detail_from_wire, detail_to_wire
 from service.wire.enums import game_value
 
@@ -110,14 +111,24 @@ def _detail_bytes(detail: Detail) -> bytes:
     return pb.Evaluation(**detail_to_wire(detail)).SerializeToString()
 
 
-def evaluation_bytes(
-    evaluation: Evaluation, game: pb.Game.ValueType, request_id: str = ""
-) -> bytes:
-    """``to_evaluation(...)`` serialised, for a unary or stream reply. The detail's field
-    comes from a cache: the same details recur (a detail is a frozen, hashable value), and
-    building its sub-message was a third of the conversion. Protobuf reads concatenated
-    messages as one merged message, and the detail is the one field the head leaves unset."""
-    head = _message(evaluation, game, request_id).SerializeToString()
+def evaluation_bytes(evaluation: Evaluation, game: int, request_id: str = "") -> bytes:
+    """``to_evaluation(...)`` serialised, for a unary or stream reply. The fields before the
+    detail are written in C as protobuf writes them (``_evaluation.evaluation_head``: no
+    message built), and the detail's field comes from a cache: the same details recur (a
+    detail is a frozen, hashable value), and building its sub-message was a third of the
+    conversion. Protobuf writes fields in number order, and the detail's come last."""
+    kept, discarded = evaluation.kept, evaluation.discarded
+    head = _evaluation.evaluation_head(
+        request_id,
+        game,
+        evaluation.strength,
+        evaluation.low_strength,
+        evaluation.instant_win,
+        evaluation.out_after,
+        tuple(map(card_text, kept)) if kept else (),
+        tuple(map(card_text, discarded)) if discarded else (),
+        evaluation.description,
+    )
     return head + _detail_bytes(evaluation.detail)
 
 

@@ -14,10 +14,19 @@ from collections.abc import Iterable
 from evaluators.cards import InvalidRequest, Violation
 from evaluators.inputs import Declaration, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.odds import OddsRequest, OddsSeatText, read_odds
-from evaluators.validation import SeatText, read_hand_in_full, read_plain_hand, read_showdown
+from evaluators.validation import (
+    CANONICAL_IDS,
+    SeatText,
+    read_hand_in_full,
+    read_plain_hand,
+    read_plain_ids,
+    read_showdown,
+)
 from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.wire import _evaluation
 from service.wire.enums import to_core, to_game
 from service.wire.request_limits import (
+    MAX_ID_BYTES,
     check_evaluate,
     check_odds,
     check_request_id,
@@ -38,6 +47,39 @@ def to_options(options: pb.Options) -> Options:
     if not options.ListFields():
         return _NO_OPTIONS
     return _OPTIONS[tuple(getattr(options, name) for name in _OPTION_NAMES)]
+
+
+PlainEvaluate = tuple[int, tuple[int, ...], tuple[int, ...], str, bytes]
+"""An EvaluateRequest read by ``read_plain_evaluate``: (game number, hand ids, table ids,
+request_id, the request's bytes)."""
+
+
+def _plain_card_ids() -> bytes:
+    """What ``_evaluation.plain_request`` reads a card's two characters with: at index
+    ``first << 8 | second``, the card's id + 1 for each canonical text (``CANONICAL_IDS``),
+    0 elsewhere."""
+    table = bytearray(1 << 16)
+    for text, card in CANONICAL_IDS.items():
+        first, second = text.encode("ascii")
+        table[first << 8 | second] = card + 1
+    return bytes(table)
+
+
+_PLAIN_CARD_IDS = _plain_card_ids()
+
+
+def read_plain_evaluate(data: bytes) -> PlainEvaluate | None:
+    """The serialised EvaluateRequest most callers send (``game``, ``hand``, ``table`` and
+    ``request_id``, cards in canonical text, ``request_id`` within its limit), read
+    without protobuf; None for any other bytes, which are read the long way
+    (``service/wire/_evaluation.c``). Its cards are checked by ``plain_hand_request``."""
+    return _evaluation.plain_request(data, _PLAIN_CARD_IDS, MAX_ID_BYTES)
+
+
+def plain_hand_request(plain: PlainEvaluate) -> HandRequest | None:
+    """The hand of a ``read_plain_evaluate`` answer if it passes every check (it has no
+    options: the game's defaults), else None: ``to_hand_request`` of its message says why."""
+    return read_plain_ids(to_game(plain[0]), plain[1], plain[2])
 
 
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:

@@ -11,7 +11,9 @@ import sys
 import pytest
 from opentelemetry.sdk.trace import TracerProvider
 
+from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import trace_phases, tracing
+from service.wire.requests import read_plain_evaluate
 from tests.conftest import server_env
 
 
@@ -61,3 +63,17 @@ def test_an_untraced_server_imports_nothing_of_opentelemetry() -> None:
     ran = subprocess.run([sys.executable, "-c", program], env=env, capture_output=True,
                          text=True, timeout=120, check=True)  # fmt: skip
     assert ran.stdout.strip() == "[]"
+
+
+def test_a_span_names_the_game_and_hands_of_an_evaluate_read_in_c_as_of_its_message() -> None:
+    """A unary Evaluate may reach the span read in C (``requests.read_plain_evaluate``):
+    its game and hands are those of the same request read by protobuf; a game number this
+    build lacks is named ``""``, not an error."""
+    for game in (pb.GAME_POKER_HIGH, pb.GAME_TONK, pb.Game.ValueType(0), pb.Game.ValueType(99)):
+        message = pb.EvaluateRequest(game=game, hand=["Ah", "Kd"], request_id="t")
+        plain = read_plain_evaluate(message.SerializeToString())
+        assert plain is not None
+        assert tracing.game_of(plain) == tracing.game_of(message)
+        assert tracing.hands_of(plain) == tracing.hands_of(message) == 1
+    assert tracing.game_of(message) == ""
+    assert tracing.game_of(pb.EvaluateRequest(game=pb.GAME_TONK)) == "GAME_TONK"
