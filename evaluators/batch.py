@@ -216,15 +216,31 @@ class _Refused(Exception):
 
 def _takes_one_pass(batch: OpenedBatch) -> bool:
     """Whether the batch may go ``_scored_in_one_pass``: its game has a ``screened_batch``,
-    its hands share one table, and the first hand with the table passes the screen (the
-    table's rules and a full hand's sizes, once for the batch)."""
+    its hands share one table, and a full hand of theirs passes the screen with it
+    (``full_hands_pass``: the table's rules and the sizes)."""
     rules, hands, tables = batch.rules, batch.hands, batch.tables
     return (
         rules.screened_batch is not None
         and len(tables) == 1
         and len(hands) > 0
-        and screen(rules, hands[:1], tables) != 0
+        and full_hands_pass(rules.game, hands.shape[1], tables.tobytes())
     )
+
+
+@functools.lru_cache(maxsize=64)
+def full_hands_pass(game: Game, width: int, table: bytes) -> bool:
+    """Whether a hand of ``width`` cards passes the screen with ``table`` in ``game``: the
+    screen asked of the lowest cards the table does not hold, once per shape and table
+    (cached). What else a full hand must pass is its own cards' (in range, none twice,
+    none of the table's), which the one pass checks for every hand; so a batch need not
+    screen its first hand, a call that let the GIL go (a hand-off to the event loop and
+    back) for one row."""
+    unused = [card for card in range(DECK_SIZE) if card not in table][:width]
+    if len(unused) < width:
+        return False
+    hand = np.array(unused, dtype=np.uint8).reshape(1, width)
+    row = np.frombuffer(table, dtype=np.uint8).reshape(1, len(table))
+    return screen(rules_for(game), hand, row) != 0
 
 
 def _scored_in_one_pass(
@@ -252,7 +268,9 @@ def _scored_in_one_pass(
             raise _Refused
 
     try:
-        scoring.over_chunks(len(hands), score, keep_going)
+        scoring.over_chunks(
+            len(hands), score, keep_going, scoring.first_chunk_hands(rules.batch_cost)
+        )
     except _Refused:
         return False
     return True

@@ -22,6 +22,8 @@ from service.wire.batch_reply import ColumnsReply, reply_bytes
 from tests.unit.service.wire.test_batch_reply import protobufs_columns
 
 Matrix = npt.NDArray[np.uint8]
+FIRST = scoring.first_chunk_hands(GAMES[Game.POKER_HIGH].batch_cost)
+"""The one pass's first chunk of poker hands: a batch past it goes in several chunks."""
 
 
 def replies(
@@ -75,7 +77,7 @@ def test_a_reply_written_in_place_is_the_reply_written_after(
 
 
 def test_a_reply_in_place_over_many_chunks_is_the_reply_written_after() -> None:
-    hands, board = deals(scoring.FIRST_CHUNK_HANDS * 3 + 5, 7, 0, seed=3)
+    hands, board = deals(FIRST * 2 + 5, 7, 0, seed=3)
     asked: list[bool] = []
 
     def keep_going() -> bool:
@@ -87,18 +89,27 @@ def test_a_reply_in_place_over_many_chunks_is_the_reply_written_after() -> None:
     assert in_place == after
 
 
-@pytest.mark.parametrize("place", [0, 6, scoring.FIRST_CHUNK_HANDS * 7 + 3, -1])
+@pytest.mark.parametrize("place", [0, 6, 5_000 * 7 + 3, -1])
 @pytest.mark.parametrize("byte", [EMPTY, 52, 60, "repeat"])
 def test_a_bad_card_or_padding_anywhere_answers_as_it_did(place: int, byte: int | str) -> None:
     # The one pass refuses the batch (padding too: a padded 7-card row is a valid 6-card
     # hand, scored the two-pass way), which answers as it did without a reply to fill.
-    hands, board = deals(scoring.FIRST_CHUNK_HANDS * 2 + 1, 7, 0, seed=8)
+    hands, board = deals(10_001, 7, 0, seed=8)
     flat = hands.reshape(-1)
     flat[place] = flat[place - 1 if place else 1] if byte == "repeat" else byte
     in_place, after, went_in_place = replies(Game.POKER_HIGH, hands, board, lambda: True)
     assert not went_in_place
     assert in_place == after
     assert isinstance(in_place, bytes) == (byte == EMPTY)
+
+
+def test_a_bad_card_in_a_later_chunk_answers_as_it_did() -> None:
+    hands, board = deals(FIRST + 7, 7, 0, seed=9)
+    hands[FIRST + 2, 4] = hands[FIRST + 2, 0]
+    in_place, after, went_in_place = replies(Game.POKER_HIGH, hands, board, lambda: True)
+    assert not went_in_place
+    assert isinstance(in_place, list) and in_place == after
+    assert [v.field for v in in_place] == [f"hands[{FIRST + 2}]"]
 
 
 @pytest.mark.parametrize(
