@@ -75,6 +75,10 @@ static PyObject *tables(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bucket_bits must be 1..30, slot_bits 8..30");
         return NULL;
     }
+    if (dots_mask > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "dots_mask must fit an int32 cell");
+        return NULL;
+    }
     Tables *t = PyMem_Calloc(1, sizeof(Tables));
     if (t == NULL)
         return PyErr_NoMemory();
@@ -135,7 +139,6 @@ static inline void put(const Tables *t, const Out *out, Py_ssize_t i, uint64_t k
                        uint16_t rank_class, int outputs)
 {
     uint16_t strength = (uint16_t)(t->strength_base - rank_class);
-    int64_t dots = (int64_t)((key >> t->dots_shift) & t->dots_mask);
     if (outputs & WIDE)
         ((uint32_t *)out->strength)[i] = strength;
     else
@@ -147,6 +150,7 @@ static inline void put(const Tables *t, const Out *out, Py_ssize_t i, uint64_t k
             ((uint16_t *)out->classes)[i] = rank_class;
     }
     if (!(outputs & CLASSES) && out->dots) {
+        int64_t dots = (int64_t)((key >> t->dots_shift) & t->dots_mask); /* fits int32 */
         if (outputs & WIDE)
             ((int32_t *)out->dots)[i] = (int32_t)dots;
         else
