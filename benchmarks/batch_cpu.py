@@ -6,7 +6,9 @@ seconds, calls Echo, EvaluateBatch with column replies and with packed ones from
 threads, each of N 7-card poker hands (the benchmark's seeded deal); with ``--tonk``, Echo
 and column replies of N random 10-card Tonk hands (``grpc_bench.tonk_group``). For each
 it reads the server's CPU and minor faults from ``/proc/<pid>/stat`` and this process's
-from ``os.times`` and ``getrusage`` before and after, and prints the medians per call.
+from ``os.times`` and ``getrusage`` before and after, and prints the medians per call;
+then the server's CPU by thread (``/proc/<pid>/task``): the event loop (the main thread),
+grpc's own threads (``event_engine``, ``grpc_global_timer``) and the rest (the batch pool).
 
 Why CPU and not rate: on a shared 2-core VM a call's rate moves by a third within a
 minute, while the CPU a call takes moves far less; with client and server on the same two
@@ -36,7 +38,7 @@ LAYOUTS = ("Echo", "columns", "packed")
 
 @dataclass(frozen=True)
 class PerCall:
-    """Medians over the rounds, per call."""
+    """Medians over the rounds, per call; the server's CPU also by thread (``THREADS``)."""
 
     layout: str
     calls: int
@@ -44,6 +46,9 @@ class PerCall:
     client_ms: float
     server_faults: float
     client_faults: float
+    loop_ms: float
+    grpc_ms: float
+    pool_ms: float
 
     @property
     def total_ms(self) -> float:
@@ -56,6 +61,33 @@ def _server_usage(pid: int) -> tuple[float, int]:
         fields = stat.read().rsplit(")", 1)[1].split()
     ticks = os.sysconf("SC_CLK_TCK")
     return (int(fields[11]) + int(fields[12])) / ticks, int(fields[7])
+
+
+THREADS = ("loop", "grpc", "pool")
+"""The server's threads by what they run: the event loop (the main thread), grpc core's own
+(named ``event_engine`` or ``grpc_*``), and the rest (the batch pool's and Python's)."""
+
+
+def _thread_usage(pid: int) -> tuple[float, float, float]:
+    """CPU seconds so far of process ``pid``'s threads, summed by ``THREADS``; a thread
+    that ends while being read is left out (the pool's threads stay for the server's life)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    loop = grpc_core = pool = 0.0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/stat") as stat:
+                raw = stat.read()
+        except FileNotFoundError:
+            continue
+        name, fields = raw[raw.index("(") + 1 : raw.rindex(")")], raw.rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / ticks
+        if tid == str(pid):
+            loop += cpu
+        elif name.startswith(("event_engine", "grpc")):
+            grpc_core += cpu
+        else:
+            pool += cpu
+    return loop, grpc_core, pool
 
 
 def _client_usage() -> tuple[float, int]:
@@ -80,7 +112,7 @@ def run(
         group = batch_group(named_deal("poker-7", "", Game.POKER_HIGH, hands, 7, 0).hands)
     layouts = LAYOUTS[: len(group)]
     server = bench_server()
-    samples: list[list[tuple[int, float, float, float, float]]] = [[] for _ in group]
+    samples: list[list[tuple[float, ...]]] = [[] for _ in group]
     try:
         channels = [new_channel(server.target) for _ in range(2)]
         for channel in channels:
@@ -89,8 +121,10 @@ def run(
             for layout, (_, make), rows in zip(layouts, group, samples, strict=True):
                 progress(f"round {number + 1} of {rounds}: {layout}")
                 server_before, client_before = _server_usage(server.pid), _client_usage()
+                threads_before = _thread_usage(server.pid)
                 measured = hammer(channels, make, seconds, min(0.3, seconds / 2))
                 server_after, client_after = _server_usage(server.pid), _client_usage()
+                threads_after = _thread_usage(server.pid)
                 calls = max(measured.calls, 1)
                 rows.append(
                     (
@@ -99,6 +133,10 @@ def run(
                         1e3 * (client_after[0] - client_before[0]) / calls,
                         (server_after[1] - server_before[1]) / calls,
                         (client_after[1] - client_before[1]) / calls,
+                        *(
+                            1e3 * (after - before) / calls
+                            for before, after in zip(threads_before, threads_after, strict=True)
+                        ),
                     )
                 )
         for channel in channels:
@@ -108,8 +146,8 @@ def run(
     return [
         PerCall(
             layout,
-            sum(s[0] for s in rows),
-            *(statistics.median(s[k] for s in rows) for k in range(1, 5)),
+            int(sum(s[0] for s in rows)),
+            *(statistics.median(s[k] for s in rows) for k in range(1, 5 + len(THREADS))),
         )
         for layout, rows in zip(layouts, samples, strict=True)
     ]
@@ -141,6 +179,9 @@ def main(argv: list[str] | None = None) -> int:
             f"{r.total_ms:>9.2f} {r.server_faults:>10.0f} {r.client_faults:>10.0f} "
             f"{echo.total_ms / r.total_ms:>9.2f}"
         )
+    print(f"\nserver CPU by thread, ms per call\n{'layout':8} {'loop':>6} {'grpc':>6} {'pool':>6}")
+    for r in results:
+        print(f"{r.layout:8} {r.loop_ms:>6.2f} {r.grpc_ms:>6.2f} {r.pool_ms:>6.2f}")
     return 0
 
 

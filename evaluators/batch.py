@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import overload
 
 import numpy as np
 import numpy.typing as npt
@@ -38,7 +39,7 @@ from evaluators.cards import (
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.kernels import _screen
-from evaluators.results import BatchResult
+from evaluators.results import BatchResult, RankedCells
 from evaluators.rules_check import (
     joker_message,
     size_message,
@@ -129,19 +130,46 @@ def read_batch(
     )
 
 
-def score_batch(batch: OpenedBatch, keep_going: Callable[[], bool] | None = None) -> BatchResult:
+@overload
+def score_batch(
+    batch: OpenedBatch, keep_going: Callable[[], bool] | None = None, into: None = None
+) -> BatchResult: ...
+
+
+@overload
+def score_batch(
+    batch: OpenedBatch, keep_going: Callable[[], bool] | None, into: RankedCells
+) -> BatchResult | None: ...
+
+
+def score_batch(
+    batch: OpenedBatch,
+    keep_going: Callable[[], bool] | None = None,
+    into: RankedCells | None = None,
+) -> BatchResult | None:
     """The opened batch screened and scored: one entry per hand, in order. Where the game
     has a ``screened_batch`` and the hands share one table, the bytes are checked and
     scored in one pass (``_scored_in_one_pass``); a batch that pass refuses goes the
     two-pass way (``_screened_request``, then ``scoring.evaluate_batch``), so its errors
     are ``read_batch``'s.
 
+    With ``into`` (a columns reply's own cells), a batch that takes the one pass is written
+    there, chunk by chunk in place, and None is returned: nothing is joined, widened or
+    copied. Any other batch returns its figures as without ``into``, whose cells then mean
+    nothing.
+
     Raises ``InvalidRequest`` for any bad hand and ``BatchCancelled`` when ``keep_going()``
     turns false between chunks.
     """
-    scored = _scored_in_one_pass(batch, keep_going)
-    if scored is not None:
-        return scored
+    if _takes_one_pass(batch):
+        if into is not None:
+            if _scored_in_one_pass(batch, into.strength, into.value, keep_going):
+                return None
+        else:
+            count = len(batch.hands)
+            strength, value = np.empty(count, np.uint32), np.empty(count, np.int32)
+            if _scored_in_one_pass(batch, strength.data, value.data, keep_going):
+                return BatchResult.ranked_only(strength, value)
     return scoring.evaluate_batch(_screened_request(batch), keep_going)
 
 
@@ -186,37 +214,66 @@ class _Refused(Exception):
     """The one-pass check refused a chunk: the batch is screened the two-pass way."""
 
 
-def _scored_in_one_pass(
-    batch: OpenedBatch, keep_going: Callable[[], bool] | None
-) -> BatchResult | None:
-    """The game's ``screened_batch`` over the batch, when the game has one and the hands
-    share one table: the table's rules and a full hand's sizes are the screen's on the
-    first hand with the table, once, then each hand's cards are checked as it is scored
-    (``first_refused``), chunk by chunk as ``scoring.evaluate_batch`` goes. The check
-    refuses a padded hand, so every hand scored holds the first hand's count of cards.
-    None when the pass does not apply or refuses a hand.
-    """
+def _takes_one_pass(batch: OpenedBatch) -> bool:
+    """Whether the batch may go ``_scored_in_one_pass``: its game has a ``screened_batch``,
+    its hands share one table, and a full hand of theirs passes the screen with it
+    (``full_hands_pass``: the table's rules and the sizes)."""
     rules, hands, tables = batch.rules, batch.hands, batch.tables
+    return (
+        rules.screened_batch is not None
+        and len(tables) == 1
+        and len(hands) > 0
+        and full_hands_pass(rules.game, hands.shape[1], tables.tobytes())
+    )
+
+
+@functools.lru_cache(maxsize=64)
+def full_hands_pass(game: Game, width: int, table: bytes) -> bool:
+    """Whether a hand of ``width`` cards passes the screen with ``table`` in ``game``: the
+    screen asked of the lowest cards the table does not hold, once per shape and table
+    (cached). What else a full hand must pass is its own cards' (in range, none twice,
+    none of the table's), which the one pass checks for every hand; so a batch need not
+    screen its first hand, a call that let the GIL go (a hand-off to the event loop and
+    back) for one row."""
+    unused = [card for card in range(DECK_SIZE) if card not in table][:width]
+    if len(unused) < width:
+        return False
+    hand = np.array(unused, dtype=np.uint8).reshape(1, width)
+    row = np.frombuffer(table, dtype=np.uint8).reshape(1, len(table))
+    return screen(rules_for(game), hand, row) != 0
+
+
+def _scored_in_one_pass(
+    batch: OpenedBatch,
+    strength: memoryview,
+    value: memoryview,
+    keep_going: Callable[[], bool] | None,
+) -> bool:
+    """The game's ``screened_batch`` over a batch that ``_takes_one_pass``, into
+    ``strength`` and ``value`` (a cell per hand), chunk by chunk as
+    ``scoring.over_chunks`` goes, each chunk into its own slice of them: each hand's
+    cards are checked as it is scored (``first_refused``). The check refuses a padded
+    hand, so every hand scored holds the first hand's count of cards. False when it
+    refuses a hand.
+    """
+    rules, hands, table, options = batch.rules, batch.hands, batch.tables, batch.options
     screened = rules.screened_batch
-    if (
-        screened is None
-        or len(tables) != 1
-        or not len(hands)
-        or not screen(rules, hands[:1], tables)
-    ):
-        return None
+    assert screened is not None, "a batch that takes the one pass has its game's"
     first = first_refused(rules)
 
-    def score(chunk: Matrix, table: Matrix) -> BatchResult:
-        result = screened(chunk, table, batch.options, first)
-        if result is None:
+    def score(start: int, stop: int) -> None:
+        if not screened(
+            hands[start:stop], table, options, first, strength[start:stop], value[start:stop]
+        ):
             raise _Refused
-        return result
 
     try:
-        return scoring.in_chunks(rules.name, score, hands, tables, keep_going)
+        scoring.over_chunks(
+            len(hands), score, keep_going, scoring.first_chunk_hands(rules.batch_cost)
+        )
     except _Refused:
-        return None
+        return False
+    return True
 
 
 def first_refused(rules: GameRules) -> int:

@@ -28,14 +28,17 @@ BatchEvaluator = Callable[[npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options
 equal to ``Evaluator`` hand by hand, with the game's ``headline`` as ``value``."""
 
 ScreenedBatchEvaluator = Callable[
-    [npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options, int], BatchResult | None
+    [npt.NDArray[np.uint8], npt.NDArray[np.uint8], Options, int, memoryview, memoryview], bool
 ]
 """(hands (N, hand_size) holding no padding, one table (1, table_size) that has passed the
-screen with them, options, the first refused byte) -> ``BatchEvaluator``'s result, each
-hand's cards checked in the same pass: no byte from the first refused one up (every byte
-from it up is refused in a full row: jokers the game does not deal, the bytes that are no
-card, the padding byte), no card twice, none of the table's. None when any hand fails (or
-the pass cannot run here): the caller then screens the batch as usual."""
+screen with them, options, the first refused byte, strength, value) -> True with
+``BatchEvaluator``'s strength and value written into ``strength`` and ``value`` (N writable
+uint32 and int32 cells: ``results.RankedCells``; a game with one ranking, its low_strength
+0 and no instant win), each hand's cards checked in the same pass: no byte from the first
+refused one up (every byte from it up is refused in a full row: jokers the game does not
+deal, the bytes that are no card, the padding byte), no card twice, none of the table's.
+False when any hand fails (or the pass cannot run here): the cells then mean nothing, and
+the caller screens the batch as usual."""
 
 Results = tuple[tuple[str, Evaluation], ...]
 """(player, evaluation) per seat, in seat order."""

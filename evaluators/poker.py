@@ -296,26 +296,33 @@ def compiled_batch(
 
 
 def compiled_screened(
-    hands: npt.NDArray[np.uint8], table: npt.NDArray[np.uint8], first_refused: int, dots: bool
-) -> BatchResult | None:
-    """``compiled_batch`` for full rows sharing one table, with each row's cards checked in
-    the same pass (``kernels._poker.screened``): the bytes read once, the check beside the
-    lookups. None when some row holds a byte from ``first_refused`` up, a card twice or one
-    of the table's, or when this CPU has no such pass; the caller then screens the batch.
+    hands: npt.NDArray[np.uint8],
+    table: npt.NDArray[np.uint8],
+    first_refused: int,
+    strength: memoryview,
+    value: memoryview,
+    dots: bool,
+) -> bool:
+    """``compiled_batch`` for full rows sharing one table, written into the caller's
+    ``strength`` and ``value`` (N uint32 and int32 cells: a columns reply's own, so nothing
+    is copied or widened later), with each row's cards checked in the same pass
+    (``kernels._poker.screened``): the bytes read once, the check beside the lookups. False
+    when some row holds a byte from ``first_refused`` up, a card twice or one of the
+    table's, or when this CPU has no such pass; the cells then mean nothing, and the caller
+    screens the batch.
 
-    ``hands`` (N, w) hold no padding; ``table`` (1, t) has passed the screen.
+    ``hands`` (N, w) hold no padding; ``table`` (1, t) has passed the screen; both are
+    C-contiguous uint8, as ``batch.open_batch`` reads them.
     """
-    strength, value = _outputs(len(hands), dots)
-    passed = _poker.screened(
+    return _poker.screened(
         _kernel_tables(),
-        np.ascontiguousarray(hands, dtype=np.uint8),
-        np.ascontiguousarray(table, dtype=np.uint8),
+        hands,
+        table,
         first_refused,
         strength,
         None if dots else value,
         value if dots else None,
     )
-    return BatchResult.ranked_only(strength, value) if passed else None
 
 
 def _outputs(

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, ClassVar, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -88,6 +88,20 @@ class BatchResult:
         return cls(
             strength, np.zeros(count, dtype=np.uint8), value, np.zeros(count, dtype=np.bool_)
         )
+
+
+class RankedCells(Protocol):
+    """Room a caller gives for a batch's figures, filled in place where the batch takes the
+    one pass (``batch.score_batch``): ``strength`` and ``value``, writable views of one
+    uint32 and one int32 cell per hand, each read once. Only a game with one ranking is
+    written so: its low_strength is 0 and it has no instant win, which the caller's room
+    holds already (a columns reply lends its own columns: ``service.wire``)."""
+
+    @property
+    def strength(self) -> memoryview: ...
+
+    @property
+    def value(self) -> memoryview: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,6 +11,7 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
+from evaluators.costs import UnitCost
 from evaluators.inputs import BatchRequest, HandRequest, ShowdownRequest
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult, Evaluation, ShowdownOutcome
@@ -75,21 +76,15 @@ def in_chunks(
     tables: Matrix,
     keep_going: Callable[[], bool] | None = None,
 ) -> BatchResult:
-    """``score`` over the batch (``tables`` one shared row or one per hand): in one pass,
-    or with ``keep_going`` in chunks of about ``CHUNK_SECONDS`` each, their results joined
-    in order (``name``, the game's, is for the error when a chunk's result has the wrong
-    length).
+    """``score`` over the batch (``tables`` one shared row or one per hand), chunk by chunk
+    as ``over_chunks`` goes, their results joined in order (``name``, the game's, is for the
+    error when a chunk's result has the wrong length).
 
     Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
     """
-    count = len(hands)
     parts: list[BatchResult] = []
-    start, size = 0, count if keep_going is None else FIRST_CHUNK_HANDS
-    while start < count:
-        if start and keep_going is not None and not keep_going():
-            raise BatchCancelled(f"stopped after {start} of {count} hands")
-        stop = min(count, start + size)
-        began = time.perf_counter()
+
+    def score_chunk(start: int, stop: int) -> None:
         part = score(hands[start:stop], tables if len(tables) == 1 else tables[start:stop])
         if any(
             len(a) != stop - start
@@ -97,9 +92,8 @@ def in_chunks(
         ):
             raise RuntimeError(f"{name} batch evaluator returned the wrong number of results")
         parts.append(part)
-        per_hand = (time.perf_counter() - began) / (stop - start)
-        size = max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS / per_hand)) if per_hand else count
-        start = stop
+
+    over_chunks(len(hands), score_chunk, keep_going)
     if len(parts) == 1:
         return parts[0]
     if not parts:
@@ -115,6 +109,40 @@ def in_chunks(
         value=np.concatenate([p.value for p in parts]),
         instant_win=np.concatenate([p.instant_win for p in parts]),
     )
+
+
+def over_chunks(
+    count: int,
+    score: Callable[[int, int], None],
+    keep_going: Callable[[], bool] | None = None,
+    first: int = FIRST_CHUNK_HANDS,
+) -> None:
+    """``score(start, stop)`` over hands ``0 .. count``: in one pass, or with ``keep_going``
+    in chunks of about ``CHUNK_SECONDS`` each (the first ``first`` hands, the next sized by
+    its speed), in order. A scorer that writes each chunk where it belongs (a caller's
+    outputs) needs no joining; ``in_chunks`` joins the ones that return theirs.
+
+    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    """
+    start, size = 0, count if keep_going is None else first
+    while start < count:
+        if start and keep_going is not None and not keep_going():
+            raise BatchCancelled(f"stopped after {start} of {count} hands")
+        stop = min(count, start + size)
+        began = time.perf_counter()
+        score(start, stop)
+        per_hand = (time.perf_counter() - began) / (stop - start)
+        size = max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS / per_hand)) if per_hand else count
+        start = stop
+
+
+def first_chunk_hands(per_hand: UnitCost) -> int:
+    """A first chunk of as many hands as ``per_hand`` (a game's ``batch_cost``, rounded up
+    from measurements) puts within ``CHUNK_SECONDS``, and at least ``FIRST_CHUNK_HANDS``:
+    250,000 7-card poker hands, so a 100,000-hand batch is one call into its kernel, one
+    hand-off of the GIL to the event loop and back where two chunks took two (in a thread
+    beside one running Python, 1.0 against 2.2-2.8 ms of CPU a batch)."""
+    return max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS * 1e9 / per_hand.cpu_ns))
 
 
 def showdown(request: ShowdownRequest) -> ShowdownOutcome:

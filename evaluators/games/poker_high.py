@@ -75,11 +75,17 @@ def evaluate_batch(
 
 
 def screened_batch(
-    hands: npt.NDArray[np.uint8], table: npt.NDArray[np.uint8], options: Options, first_refused: int
-) -> BatchResult | None:
-    """``evaluate_batch`` with each hand's cards checked in the same pass
-    (``poker.compiled_screened``); None when a hand fails the check."""
-    return poker.compiled_screened(hands, table, first_refused, dots=False)
+    hands: npt.NDArray[np.uint8],
+    table: npt.NDArray[np.uint8],
+    options: Options,
+    first_refused: int,
+    strength: memoryview,
+    value: memoryview,
+) -> bool:
+    """``evaluate_batch`` into ``strength`` and ``value`` (uint32, int32 cells) with each
+    hand's cards checked in the same pass (``poker.compiled_screened``); False when a hand
+    fails the check."""
+    return poker.compiled_screened(hands, table, first_refused, strength, value, dots=False)
 
 
 def reference_batch(

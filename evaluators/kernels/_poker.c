@@ -5,8 +5,9 @@
  * by the flush suit's rank mask, or the unsuited table through the perfect hash. Every
  * table and every constant of the key layout comes from Python once (``tables``), so
  * nothing is defined twice; ``evaluate`` writes into arrays the caller allocated, with the
- * GIL released. Any byte reads some entry inside the tables (255 and the other non-cards
- * add nothing): rows that were not screened give meaningless figures, never a fault.
+ * GIL released, in 2-byte cells or 4-byte ones (a columns reply's own: service/wire).
+ * Any byte reads some entry inside the tables (255 and the other non-cards add nothing):
+ * rows that were not screened give meaningless figures, never a fault.
  *
  * ``screened`` is ``evaluate`` for full hands on one shared table with the batch screen's
  * card rules checked in the same pass over the bytes (``checked_rows``): the batch path's
@@ -74,6 +75,10 @@ static PyObject *tables(PyObject *module, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "bucket_bits must be 1..30, slot_bits 8..30");
         return NULL;
     }
+    if (dots_mask > INT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, "dots_mask must fit an int32 cell");
+        return NULL;
+    }
     Tables *t = PyMem_Calloc(1, sizeof(Tables));
     if (t == NULL)
         return PyErr_NoMemory();
@@ -117,28 +122,40 @@ static PyObject *tables(PyObject *module, PyObject *args)
     return capsule;
 }
 
+/* The outputs: narrow (strength and classes 2 bytes a hand, dots 8) or ``wide`` (each 4
+ * bytes: uint32 strength, int32 classes or dots, a columns reply's own cells). */
 typedef struct {
-    uint16_t *strength;
-    uint16_t *classes; /* or NULL */
-    int64_t *dots;     /* or NULL */
+    void *strength;
+    void *classes; /* or NULL */
+    void *dots;    /* or NULL */
+    int wide;
 } Out;
 
 /* Which outputs a loop writes: strength and classes (Poker high's batch: no test per
- * hand, 6% quicker in a C harness), or whichever ``out`` holds. */
-enum { CLASSES = 1, GIVEN = 0 };
+ * hand, 6% quicker in a C harness) or whichever ``out`` holds, in 2- or 4-byte cells. */
+enum { GIVEN = 0, CLASSES = 1, WIDE = 2 };
 
 static inline void put(const Tables *t, const Out *out, Py_ssize_t i, uint64_t key,
                        uint16_t rank_class, int outputs)
 {
-    out->strength[i] = (uint16_t)(t->strength_base - rank_class);
-    if (outputs == CLASSES) {
-        out->classes[i] = rank_class;
-        return;
+    uint16_t strength = (uint16_t)(t->strength_base - rank_class);
+    if (outputs & WIDE)
+        ((uint32_t *)out->strength)[i] = strength;
+    else
+        ((uint16_t *)out->strength)[i] = strength;
+    if (outputs & CLASSES || out->classes) {
+        if (outputs & WIDE)
+            ((int32_t *)out->classes)[i] = rank_class;
+        else
+            ((uint16_t *)out->classes)[i] = rank_class;
     }
-    if (out->classes)
-        out->classes[i] = rank_class;
-    if (out->dots)
-        out->dots[i] = (int64_t)((key >> t->dots_shift) & t->dots_mask);
+    if (!(outputs & CLASSES) && out->dots) {
+        int64_t dots = (int64_t)((key >> t->dots_shift) & t->dots_mask); /* fits int32 */
+        if (outputs & WIDE)
+            ((int32_t *)out->dots)[i] = (int32_t)dots;
+        else
+            ((int64_t *)out->dots)[i] = dots;
+    }
 }
 
 /* A batch's rows: hands of ``width`` bytes, and their tables of ``table_width`` bytes, one
@@ -191,7 +208,7 @@ flushed(const Tables *t, const Out *out, const Rows *r, Py_ssize_t i, const uint
         if (r->table_step)
             flush_ranks = flush_rank_sum(t, r->tables + q * r->table_step, r->table_width);
         put(t, out, q, key, class_of(t, key, r->hands + q * r->width, r->width, flush_ranks),
-            GIVEN);
+            out->wide ? WIDE : GIVEN);
     }
 }
 
@@ -261,10 +278,11 @@ by_shape(const Tables *given, const Out *outs, const Rows *r)
 {
     const Tables t = *given;
     const Out out = *outs;
-    if (out.classes && !out.dots)
-        by_width(&t, &out, r, CLASSES);
+    int outputs = out.classes && !out.dots ? CLASSES : GIVEN;
+    if (out.wide)
+        by_width(&t, &out, r, outputs | WIDE);
     else
-        by_width(&t, &out, r, GIVEN);
+        by_width(&t, &out, r, outputs);
 }
 
 /* Compiled twice, chosen at run time: with BMI2 the shifts by the key layout's amounts
@@ -384,12 +402,15 @@ checked_by_shape(const Tables *given, const Out *outs, const Rows *r, const RowC
     const RowCheck c = *given_check;
     const Tables *t = &local;
     const Out *out = &o;
-    int outputs = o.classes && !o.dots ? CLASSES : GIVEN;
-    switch (r->width * 2 + (outputs == CLASSES)) {
-    case 5 * 2 + 1: return checked_rows(t, out, r, &c, 5, CLASSES);
-    case 6 * 2 + 1: return checked_rows(t, out, r, &c, 6, CLASSES);
-    case 7 * 2 + 1: return checked_rows(t, out, r, &c, 7, CLASSES);
-    default: return checked_rows(t, out, r, &c, r->width, GIVEN);
+    int outputs = (o.classes && !o.dots ? CLASSES : GIVEN) | (o.wide ? WIDE : 0);
+    switch (r->width * 4 + outputs) {
+    case 5 * 4 + CLASSES: return checked_rows(t, out, r, &c, 5, CLASSES);
+    case 6 * 4 + CLASSES: return checked_rows(t, out, r, &c, 6, CLASSES);
+    case 7 * 4 + CLASSES: return checked_rows(t, out, r, &c, 7, CLASSES);
+    case 5 * 4 + (CLASSES | WIDE): return checked_rows(t, out, r, &c, 5, CLASSES | WIDE);
+    case 6 * 4 + (CLASSES | WIDE): return checked_rows(t, out, r, &c, 6, CLASSES | WIDE);
+    case 7 * 4 + (CLASSES | WIDE): return checked_rows(t, out, r, &c, 7, CLASSES | WIDE);
+    default: return checked_rows(t, out, r, &c, r->width, outputs & WIDE);
     }
 }
 
@@ -419,6 +440,8 @@ static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
     return 0;
 }
 
+#define ANY_WIDTH 0 /* get_out: cells of 2 or 4 bytes */
+
 static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count,
                    const char *what)
 {
@@ -431,7 +454,9 @@ static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize
         return -1;
     size_t length = view->format ? strlen(view->format) : 0;
     char kind = length ? view->format[length - 1] : 'B';
-    if (view->itemsize != itemsize || view->len != itemsize * count || !strchr("hHlLqQ", kind)) {
+    if (itemsize == ANY_WIDTH)
+        itemsize = view->itemsize == 4 ? 4 : 2;
+    if (view->itemsize != itemsize || view->len != itemsize * count || !strchr("hHiIlLqQ", kind)) {
         PyErr_Format(PyExc_ValueError, "%s must hold %zd integers of %zd bytes", what, count,
                      itemsize);
         PyBuffer_Release(view);
@@ -470,9 +495,14 @@ static int open_call(Call *call, PyObject *capsule, PyObject *hands, PyObject *t
         return -1;
     }
     Py_ssize_t count = views[0].shape[0], table_count = views[1].shape[0];
-    if (get_out(strength, &views[2], 2, count, "strength") < 0
-        || get_out(classes, &views[3], 2, count, "classes") < 0
-        || get_out(dots, &views[4], 8, count, "dots") < 0) {
+    /* The strength's cells say which outputs these are: 2 bytes narrow, 4 wide. */
+    if (get_out(strength, &views[2], ANY_WIDTH, count, "strength") < 0) {
+        release(views, 2);
+        return -1;
+    }
+    int wide = views[2].itemsize == 4;
+    if (get_out(classes, &views[3], wide ? 4 : 2, count, "classes") < 0
+        || get_out(dots, &views[4], wide ? 4 : 8, count, "dots") < 0) {
         release(views, 5);
         return -1;
     }
@@ -486,7 +516,7 @@ static int open_call(Call *call, PyObject *capsule, PyObject *hands, PyObject *t
     Py_ssize_t table_step = table_count == 1 || table_width == 0 ? 0 : table_width;
     call->rows = (Rows){views[0].buf, views[1].buf, count, views[0].shape[1], table_width,
                         table_step};
-    call->out = (Out){views[2].buf, views[3].buf, views[4].buf};
+    call->out = (Out){views[2].buf, views[3].buf, views[4].buf, wide};
     return 0;
 }
 
@@ -495,7 +525,9 @@ PyDoc_STRVAR(evaluate_doc,
 "For each row of ``hands`` (N, w uint8) with its table (a row of ``table_rows``, 1 or N\n"
 "rows, 255-padded): ``strength`` (N uint16) = strength_base - class, ``classes`` (N x 2\n"
 "bytes) the Cactus-Kev class, ``dots`` (N int64) the dots; ``classes`` and ``dots`` may be\n"
-"None. Rows must be screened (5-7 distinct cards in all) for the figures to mean anything.");
+"None. Or every output in 4-byte cells (``strength`` N uint32, ``classes`` or ``dots`` N\n"
+"int32): a strength of 4-byte cells asks for them. Rows must be screened (5-7 distinct\n"
+"cards in all) for the figures to mean anything.");
 
 static PyObject *evaluate(PyObject *module, PyObject *args)
 {

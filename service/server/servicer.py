@@ -345,12 +345,13 @@ class HandEvaluatorServicer:
                     to_options(batch.options),
                     self._max_batch_hands,
                 )
+            scored = len(opened.hands)
+            room = batch_reply.ColumnsReply(scored) if batch.columns else None
             with trace_phases.phase("batch.score"):
-                result = score_batch(opened, WorkGate(stop, deadline, self._drain.work_may_go_on))
-            write = batch_reply.serialized_columns if batch.columns else batch_reply.serialized
+                gate = WorkGate(stop, deadline, self._drain.work_may_go_on)
+                result = score_batch(opened, gate, room)
             with trace_phases.phase("batch.reply"):
-                reply = write(result)
-            scored = len(result.strength)
+                reply = batch_reply.reply_bytes(result, room)
             metrics.record_batch(batch.game, scored)
             metrics.record_evaluation(batch.game, scored, time.perf_counter() - started)
             return reply

@@ -8,6 +8,9 @@
  * released; a figure that does not fit its column raises OverflowError before anything is
  * written. Protobuf's own serialisation is the reference the tests hold it to. Measured
  * on 100,000 poker hands: 0.04 ms of CPU against 0.15 ms for the numpy casts and copy.
+ *
+ * ``Reply`` skips even that pass for a game with one ranking: the same bytes made first,
+ * their strength and value columns lent to the scoring kernel to fill in place.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -27,6 +30,7 @@ typedef enum { U32, I32, U8 } Kind;
 static const Kind KINDS[COLUMN_COUNT] = {U32, U32, I32, U8};
 static const int WIDTHS[COLUMN_COUNT] = {4, 4, 4, 1};
 static const char *NAMES[COLUMN_COUNT] = {"strength", "low_strength", "value", "instant_win"};
+static const int LENT[COLUMN_COUNT] = {1, 0, 1, 0}; /* a Reply's columns that a kernel fills */
 
 static size_t varint_size(uint64_t value)
 {
@@ -227,6 +231,214 @@ done:
     return reply;
 }
 
+/* A columns reply written in place: ``Reply(hands)`` holds the final bytes object, framed
+ * as ``write`` frames it, with low_strength and instant_win zero, and lends its strength
+ * (uint32) and value (int32) columns as writable buffers (``Column``) for a kernel to fill;
+ * ``finish`` then hands the bytes over with no copy, and refuses while any column is still
+ * lent, so nobody can write into bytes that have been handed out. The bytes are made when
+ * a column is first asked for: a caller that asks for none (its batch took another road)
+ * allocates nothing. */
+typedef struct {
+    PyObject_HEAD
+    PyObject *bytes; /* the reply; NULL before a column is asked for and once finished */
+    Py_ssize_t hands;
+    Py_ssize_t lent; /* buffers of its columns held now */
+    Py_ssize_t at[COLUMN_COUNT]; /* each column's first byte in ``bytes`` */
+    int finished;
+} Reply;
+
+typedef struct {
+    PyObject_HEAD
+    Reply *reply;
+    int column; /* 0: strength, 2: value */
+} Column;
+
+static PyTypeObject ColumnType;
+
+static int reply_bytes(Reply *self)
+{
+    if (self->bytes)
+        return 0;
+    size_t count = (size_t)self->hands, body = 0;
+    if (count)
+        for (int k = 0; k < COLUMN_COUNT; k++)
+            body += 1 + varint_size(count * WIDTHS[k]) + count * WIDTHS[k];
+    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(1 + varint_size(body) + body));
+    if (bytes == NULL)
+        return -1;
+    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(bytes), *out = start;
+    *out++ = COLUMNS_FIELD << 3 | LENGTH_DELIMITED;
+    out = put_varint(out, body);
+    for (int k = 0; count && k < COLUMN_COUNT; k++) {
+        size_t length = count * WIDTHS[k];
+        *out++ = (uint8_t)((k + 1) << 3 | LENGTH_DELIMITED);
+        out = put_varint(out, length);
+        self->at[k] = out - start;
+        if (!LENT[k])
+            memset(out, 0, length); /* low_strength and instant_win: a ranked game's zeros */
+        out += length;
+    }
+    self->bytes = bytes;
+    return 0;
+}
+
+static PyObject *reply_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    Py_ssize_t hands;
+    static char *keywords[] = {"hands", NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "n:Reply", keywords, &hands))
+        return NULL;
+    if (hands < 0 || hands > PY_SSIZE_T_MAX / 16) {
+        PyErr_SetString(PyExc_ValueError, "hands must be 0 or more");
+        return NULL;
+    }
+    Reply *self = (Reply *)type->tp_alloc(type, 0);
+    if (self != NULL)
+        self->hands = hands;
+    return (PyObject *)self;
+}
+
+static void reply_dealloc(Reply *self)
+{
+    Py_XDECREF(self->bytes);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* A writable memoryview of column ``k``, lent until the view and its slices are gone. */
+static PyObject *reply_column(Reply *self, int k)
+{
+    if (self->finished) {
+        PyErr_SetString(PyExc_ValueError, "the reply is finished; its columns are no longer lent");
+        return NULL;
+    }
+    if (reply_bytes(self) < 0)
+        return NULL;
+    Column *column = PyObject_New(Column, &ColumnType);
+    if (column == NULL)
+        return NULL;
+    Py_INCREF(self);
+    column->reply = self;
+    column->column = k;
+    PyObject *view = PyMemoryView_FromObject((PyObject *)column);
+    Py_DECREF(column);
+    return view;
+}
+
+static PyObject *reply_strength(Reply *self, void *closure)
+{
+    return reply_column(self, 0);
+}
+
+static PyObject *reply_value(Reply *self, void *closure)
+{
+    return reply_column(self, 2);
+}
+
+PyDoc_STRVAR(finish_doc,
+"finish() -> bytes\n\n"
+"The reply, handed over without a copy. BufferError while a column is still lent (a view\n"
+"of it, or of a slice of it, still alive); ValueError when no column was asked for (its\n"
+"figures were never written) or when the reply was finished already.");
+
+static PyObject *reply_finish(Reply *self, PyObject *unused)
+{
+    if (self->lent) {
+        PyErr_Format(PyExc_BufferError, "%zd buffers of the reply's columns are still held",
+                     self->lent);
+        return NULL;
+    }
+    if (self->finished || self->bytes == NULL) {
+        PyErr_SetString(PyExc_ValueError, self->finished ? "the reply is finished already"
+                                                         : "no column of the reply was written");
+        return NULL;
+    }
+    PyObject *bytes = self->bytes;
+    self->bytes = NULL;
+    self->finished = 1;
+    return bytes;
+}
+
+static int column_getbuffer(Column *self, Py_buffer *view, int flags)
+{
+    Reply *reply = self->reply;
+    if (reply->finished || reply->bytes == NULL) {
+        PyErr_SetString(PyExc_BufferError, "the reply is finished");
+        return -1;
+    }
+    view->buf = PyBytes_AS_STRING(reply->bytes) + reply->at[self->column];
+    view->obj = (PyObject *)self;
+    Py_INCREF(self);
+    view->len = reply->hands * 4;
+    view->readonly = 0;
+    view->itemsize = 4;
+    view->format = (flags & PyBUF_FORMAT) ? (self->column == 0 ? "I" : "i") : NULL;
+    view->ndim = 1;
+    view->shape = (flags & PyBUF_ND) ? &reply->hands : NULL;
+    view->strides = (flags & PyBUF_STRIDES) ? &view->itemsize : NULL;
+    view->suboffsets = NULL;
+    view->internal = NULL;
+    reply->lent++;
+    return 0;
+}
+
+static void column_releasebuffer(Column *self, Py_buffer *view)
+{
+    self->reply->lent--;
+}
+
+static void column_dealloc(Column *self)
+{
+    Py_DECREF(self->reply);
+    PyObject_Free(self);
+}
+
+static PyBufferProcs column_buffer = {
+    (getbufferproc)column_getbuffer,
+    (releasebufferproc)column_releasebuffer,
+};
+
+static PyTypeObject ColumnType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "service.wire._columns.Column",
+    .tp_basicsize = sizeof(Column),
+    .tp_dealloc = (destructor)column_dealloc,
+    .tp_as_buffer = &column_buffer,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One column of a Reply, lent as a writable buffer of 4-byte cells.",
+};
+
+static PyGetSetDef reply_getset[] = {
+    {"strength", (getter)reply_strength, NULL,
+     "The strength column: a writable memoryview of one uint32 a hand.", NULL},
+    {"value", (getter)reply_value, NULL,
+     "The value column: a writable memoryview of one int32 a hand.", NULL},
+    {NULL},
+};
+
+static PyMethodDef reply_methods[] = {
+    {"finish", (PyCFunction)reply_finish, METH_NOARGS, finish_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+PyDoc_STRVAR(reply_doc,
+"Reply(hands)\n\n"
+"The EvaluateBatchResponse with only ``columns`` set, for ``hands`` hands of a game with\n"
+"one ranking, written in place: ``strength`` and ``value`` lend its uint32 and int32\n"
+"columns to be filled (low_strength and instant_win are zero), ``finish`` hands the bytes\n"
+"over. The bytes equal ``write``'s of the same figures.");
+
+static PyTypeObject ReplyType = {
+    PyVarObject_HEAD_INIT(NULL, 0)
+    .tp_name = "service.wire._columns.Reply",
+    .tp_basicsize = sizeof(Reply),
+    .tp_dealloc = (destructor)reply_dealloc,
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = reply_doc,
+    .tp_methods = reply_methods,
+    .tp_getset = reply_getset,
+    .tp_new = reply_new,
+};
+
 static PyMethodDef methods[] = {
     {"write", write_columns, METH_VARARGS, write_doc},
     {NULL, NULL, 0, NULL},
@@ -242,5 +454,16 @@ static struct PyModuleDef module = {
 
 PyMODINIT_FUNC PyInit__columns(void)
 {
-    return PyModule_Create(&module);
+    if (PyType_Ready(&ColumnType) < 0 || PyType_Ready(&ReplyType) < 0)
+        return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    Py_INCREF(&ReplyType);
+    if (PyModule_AddObject(m, "Reply", (PyObject *)&ReplyType) < 0) {
+        Py_DECREF(&ReplyType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

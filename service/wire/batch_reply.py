@@ -12,7 +12,8 @@ Wire format (proto3), fields in number order. Packed (``serialized``): per non-e
 its tag byte, the payload length as a varint, then one varint per value (``uint64``: the
 value; ``sint64``: zigzag; ``bool``: 0 or 1). Columns (``serialized_columns``): field 5,
 its length, then ``BatchColumns``' four bytes fields (tag, length, the column), each
-omitted when empty, written in C (``_columns.c``: one pass, no intermediate copy). The
+omitted when empty, written in C (``_columns.c``: one pass, no intermediate copy), or
+made first and filled in place by the scoring (``ColumnsReply``, one-pass poker). The
 columns cost a client one ``numpy.frombuffer`` each where packed varints cost it a
 protobuf parse of every number (~50 ns each, 20x the server's encoding).
 
@@ -128,6 +129,27 @@ def serialized_columns(result: BatchResult) -> bytes:
         return _columns.write(*(np.ascontiguousarray(figure) for figure in figures))
     except OverflowError as error:
         raise ColumnOverflow(str(error)) from None
+
+
+ColumnsReply = _columns.Reply
+"""A columns reply written in place (``_columns.c``): ``ColumnsReply(hands)`` makes the
+final bytes, framed as ``serialized_columns`` frames them with low_strength and
+instant_win zero, when its ``strength`` or ``value`` column is first asked for; it lends
+them as writable uint32 / int32 views (``evaluators.results.RankedCells``) for the
+scoring to fill, and ``finish()`` hands the bytes over uncopied, refusing (BufferError)
+while a view of a column is still alive. The bytes equal ``serialized_columns`` of the same
+figures (tests/unit/service/wire/test_batch_reply.py)."""
+
+
+def reply_bytes(result: BatchResult | None, room: ColumnsReply | None) -> bytes:
+    """A batch's reply: ``room`` finished when the figures were written into it (``result``
+    None: ``evaluators.batch.score_batch``), else ``result`` as columns when the caller
+    asked for them (a ``room``) or as packed fields."""
+    if result is not None:
+        return serialized(result) if room is None else serialized_columns(result)
+    if room is None:
+        raise ValueError("a batch scored in place needs the reply it was written into")
+    return room.finish()
 
 
 def batch_result(response: pb.EvaluateBatchResponse) -> BatchResult:

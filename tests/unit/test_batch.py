@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -17,6 +18,7 @@ from evaluators.batch import (
     BatchTooLarge,
     check,
     evaluate_batch,
+    full_hands_pass,
     open_batch,
     read_batch,
     score_batch,
@@ -402,7 +404,7 @@ def two_pass(
     """``read_batch`` (the screen, then ``check``) and ``scoring.evaluate_batch``: the
     result, or the problems named."""
     try:
-        request = read_batch(game, hands, hand_size, tables, table_size, NO_OPTIONS, 100_000)
+        request = read_batch(game, hands, hand_size, tables, table_size, NO_OPTIONS, 10**6)
     except InvalidRequest as refused:
         return list(refused.violations)
     return scoring.evaluate_batch(request)
@@ -418,7 +420,7 @@ def one_call(
 ) -> BatchResult | list[Violation]:
     try:
         return evaluate_batch(
-            game, hands, hand_size, tables, table_size, NO_OPTIONS, 100_000, keep_going
+            game, hands, hand_size, tables, table_size, NO_OPTIONS, 10**6, keep_going
         )
     except InvalidRequest as refused:
         return list(refused.violations)
@@ -458,12 +460,34 @@ def test_one_pass_batches_score_and_fail_as_the_two_pass_path(
 
 
 def test_a_bad_hand_in_a_later_chunk_is_named_as_the_two_pass_path_names_it() -> None:
-    rows = np.array([ids("Ah Kh Qh Jh 9d 8c 2s")] * (scoring.FIRST_CHUNK_HANDS * 3), np.uint8)
+    first = scoring.first_chunk_hands(GAMES[POKER].batch_cost)
+    rows = np.array([ids("Ah Kh Qh Jh 9d 8c 2s")] * (first * 2 + 3), np.uint8)
     rows[-5, 6] = rows[-5, 1]
     got = one_call(POKER, rows.tobytes(), 7, b"", 0, keep_going=lambda: True)
     assert got == two_pass(POKER, rows.tobytes(), 7, b"", 0)
     assert isinstance(got, list)
     assert [v.field for v in got] == [f"hands[{len(rows) - 5}]"]
+
+
+def test_the_one_pass_first_chunk_is_what_the_games_cost_puts_in_a_chunk() -> None:
+    poker = GAMES[POKER].batch_cost
+    assert scoring.first_chunk_hands(poker) * poker.cpu_ns <= scoring.CHUNK_SECONDS * 1e9
+    assert scoring.first_chunk_hands(poker) > 100_000, "a 100,000-hand batch is one call"
+    dear = replace(poker, cpu_ns=10**6)
+    assert scoring.first_chunk_hands(dear) == scoring.FIRST_CHUNK_HANDS
+
+
+@pytest.mark.parametrize(("width", "table_size"), [(w, t) for w in range(0, 9) for t in (0, 3, 5)])
+def test_a_shape_passes_without_its_first_hand_exactly_when_a_valid_first_hand_does(
+    width: int, table_size: int
+) -> None:
+    # ``full_hands_pass`` screens the lowest cards the table leaves, once per shape: the
+    # same verdict as the screen of a real hand of valid, distinct cards off the table.
+    rules = GAMES[POKER]
+    deal = np.random.default_rng(width * 10 + table_size).permutation(52).astype(np.uint8)
+    table, hand = deal[:table_size].reshape(1, -1), deal[table_size : table_size + width]
+    want = screen(rules, hand.reshape(1, width), table) != 0 if width else False
+    assert full_hands_pass(POKER, width, table.tobytes()) == want
 
 
 def test_a_row_wider_than_any_game_is_refused_before_any_work() -> None:

@@ -433,3 +433,52 @@ def test_a_build_without_the_kernels_fails_on_import_naming_the_fix() -> None:
     assert run.returncode != 0
     assert "pip install -e ." in run.stderr
     assert "gcc" in run.stderr
+
+
+def one_pass_wide(
+    hands: Matrix, table: Matrix, dots: bool = False
+) -> tuple[bool, npt.NDArray[np.uint32], npt.NDArray[np.int32]]:
+    """``_poker.screened`` into 4-byte cells (a columns reply's): strength uint32, and the
+    class or (``dots``) the dots int32."""
+    strength = np.full(len(hands), 0xFFFFFFFF, dtype=np.uint32)
+    value = np.full(len(hands), -1, dtype=np.int32)
+    passed = _poker.screened(
+        poker._kernel_tables(),
+        hands,
+        table,
+        52,
+        memoryview(strength),
+        None if dots else memoryview(value),
+        memoryview(value) if dots else None,
+    )
+    return passed, strength, value
+
+
+def test_the_one_pass_into_four_byte_cells_equals_the_numpy_reference() -> None:
+    # Every 5-card hand, flush-dense 6- and 7-card hands and hole cards on a board: each
+    # cell the reference's figure, widened (class and dots alike).
+    deals = [(chunk, NO_TABLE) for chunk in every_hand(5)] + [
+        (random_deals(50_000, size, seed=size, deck=26), NO_TABLE) for size in (6, 7)
+    ]
+    board = random_deals(1, 5, seed=9)
+    holes = random_deals(50_000, 2, seed=11)
+    deals.append((np.ascontiguousarray(holes[~np.isin(holes, board).any(axis=1)]), board))
+    for hands, table in deals:
+        for game, dots in ((poker_high, False), (grocery_store_dots, True)):
+            want = game.reference_batch(hands, table, OPTIONS)
+            passed, strength, value = one_pass_wide(hands, table, dots)
+            assert passed
+            assert np.array_equal(strength, want.strength)
+            assert np.array_equal(value, want.value)
+
+
+def test_four_byte_cells_are_asked_for_by_the_strength_and_held_to_it() -> None:
+    hands = random_deals(10, 7, seed=3)
+    tables = poker._kernel_tables()
+    wide = np.empty(10, np.uint32)
+    with pytest.raises(ValueError, match="classes"):
+        _poker.screened(tables, hands, NO_TABLE, 52, wide, np.empty(10, np.int16), None)
+    with pytest.raises(ValueError, match="dots"):
+        _poker.screened(tables, hands, NO_TABLE, 52, wide, None, np.empty(10, np.int64))
+    with pytest.raises(ValueError, match="strength"):
+        _poker.screened(tables, hands, NO_TABLE, 52, np.empty(10, np.uint64), None, None)
