@@ -2,15 +2,17 @@
 
 ``python -m benchmarks.batch_threads [--hands N] [--seconds S] [--rounds R]`` runs, in one
 process, the work a server's pool does for one ``EvaluateBatch`` of N seeded 7-card poker
-hands with column replies (``evaluators.batch.evaluate_batch`` from the request's bytes,
-then ``batch_reply.serialized_columns``) back to back for S seconds on one thread, then on
+hands with column replies (``serve_batch``: ``evaluators.batch.open_batch`` on the
+request's bytes, ``score_batch`` into a ``batch_reply.ColumnsReply``, ``reply_bytes``, as
+the servicer's batch work does) back to back for S seconds on one thread, then on
 two threads at once, R times interleaved, and prints each side's hands/s and the median of
 the per-round ratios (two threads / one). With the kernels' loops outside the GIL, two
 threads on two free cores approach 2x; the Python between the loops holds it.
 
 Two threads can only show that on two idle cores, which a shared machine seldom has, so it
 also prints the share of one batch's CPU time spent inside the compiled loops (the screen,
-the poker kernel, its one pass and the column writer, each timed in place, GIL released) and the
+the poker kernel, its one pass and the column writer, each timed in place, GIL released;
+the reply's zeroed columns, a memset in C, count as held) and the
 two-thread ceiling that share allows (Amdahl: ``1 / (held + released / 2)``).
 """
 
@@ -32,16 +34,23 @@ from service.allocator import retain_freed_memory
 from service.wire import _columns, batch_reply
 
 
+def serve_batch(packed: bytes, hands: int) -> bytes:
+    """One batch's work in the server's pool, as ``servicer.EvaluateBatch`` does it for a
+    columns request: opened, scored into its reply where the one pass applies, the reply's
+    bytes."""
+    opened = batch.open_batch(Game.POKER_HIGH, packed, 7, b"", 0, Options(), hands)
+    room = batch_reply.ColumnsReply(len(opened.hands))
+    return batch_reply.reply_bytes(batch.score_batch(opened, None, room), room)
+
+
 def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:
     """Hands/s of ``threads`` threads each scoring the batch and writing its reply."""
-    options = Options()
     done = [0] * threads
     stop = time.perf_counter() + seconds
 
     def work(slot: int) -> None:
         while time.perf_counter() < stop:
-            result = batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, options, hands)
-            batch_reply.serialized_columns(result)
+            serve_batch(packed, hands)
             done[slot] += hands
 
     started = time.perf_counter()
@@ -56,8 +65,8 @@ def rate(threads: int, packed: bytes, hands: int, seconds: float) -> float:
 def released_share(packed: bytes, hands: int, repeats: int = 30) -> float:
     """The share of the thread CPU time of one batch's work spent inside the compiled
     loops: each kernel entry point (the screen, the poker kernel, its one pass that screens
-    as it scores, the column writer) is
-    wrapped for the measurement to add up its own thread CPU time, then restored."""
+    as it scores, the column writer) is wrapped for the measurement to add up its own thread
+    CPU time, then restored."""
     inside = [0.0]
     entries = [
         (_screen, "screen"),
@@ -82,8 +91,7 @@ def released_share(packed: bytes, hands: int, repeats: int = 30) -> float:
     try:
         started = time.thread_time()
         for _ in range(repeats):
-            result = batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, Options(), hands)
-            batch_reply.serialized_columns(result)
+            serve_batch(packed, hands)
         whole = time.thread_time() - started
     finally:
         for (module, name), original in zip(entries, originals, strict=True):
