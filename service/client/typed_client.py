@@ -710,8 +710,10 @@ class HandevalClient:
         """Score many hands of one game (``EvaluateBatch``; see ``batch_request``): with
         ``hands`` an (N, hand_size) uint8 array and ``tables`` one, the call has no
         per-hand Python on either side. The answer is numpy arrays, one entry per hand
-        (``strength``, ``low_strength``, ``value``, ``instant_win``). The reply comes as
-        columns unless ``columns`` is False; the result is the same either way.
+        (``strength``, ``low_strength``, ``value``, ``instant_win``) in the columns' wire
+        types (uint32, uint32, int32, bool), read-only views of the reply's bytes: copy one
+        to write to it. The reply comes as columns unless ``columns`` is False; the result
+        is the same either way (the packed figures narrowed to those types).
 
         Any bad hand fails the whole batch: HandevalError with ``hands[i]`` violations.
         """
