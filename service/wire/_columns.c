@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_varint.h"
+
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the columns are little-endian on the wire; this writer copies native integers"
 #endif
@@ -32,24 +34,29 @@ static const int WIDTHS[COLUMN_COUNT] = {4, 4, 4, 1};
 static const char *NAMES[COLUMN_COUNT] = {"strength", "low_strength", "value", "instant_win"};
 static const int LENT[COLUMN_COUNT] = {1, 0, 1, 0}; /* a Reply's columns that a kernel fills */
 
-static size_t varint_size(uint64_t value)
+/* A new reply of ``count`` hands with its frame written: the ``columns`` field's tag and
+ * length, then each column's tag and length (none when ``count`` is 0), each column's
+ * first byte recorded in ``at``; the columns themselves are left for the caller to fill.
+ * NULL with an error set when it cannot be made. */
+static PyObject *framed_reply(size_t count, Py_ssize_t at[COLUMN_COUNT])
 {
-    size_t size = 1;
-    while (value > 0x7F) {
-        value >>= 7;
-        size++;
+    size_t body = 0;
+    for (int k = 0; count && k < COLUMN_COUNT; k++)
+        body += 1 + varint_size(count * WIDTHS[k]) + count * WIDTHS[k];
+    PyObject *reply = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(1 + varint_size(body) + body));
+    if (reply == NULL)
+        return NULL;
+    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(reply), *out = start;
+    *out++ = COLUMNS_FIELD << 3 | LENGTH_DELIMITED;
+    out = put_varint(out, body);
+    for (int k = 0; count && k < COLUMN_COUNT; k++) {
+        size_t length = count * WIDTHS[k];
+        *out++ = (uint8_t)((k + 1) << 3 | LENGTH_DELIMITED);
+        out = put_varint(out, length);
+        at[k] = out - start;
+        out += length;
     }
-    return size;
-}
-
-static uint8_t *put_varint(uint8_t *out, uint64_t value)
-{
-    while (value > 0x7F) {
-        *out++ = (uint8_t)(value & 0x7F) | 0x80;
-        value >>= 7;
-    }
-    *out++ = (uint8_t)value;
-    return out;
+    return reply;
 }
 
 /* The source array's element type: its struct format letter and size. */
@@ -200,31 +207,16 @@ static PyObject *write_columns(PyObject *module, PyObject *args)
             goto done;
         }
     }
-    size_t body = 0;
-    if (count) {
-        for (int k = 0; k < COLUMN_COUNT; k++) {
-            size_t length = (size_t)count * WIDTHS[k];
-            body += 1 + varint_size(length) + length;
-        }
-    }
-    reply = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(1 + varint_size(body) + body));
-    if (reply == NULL)
+    Py_ssize_t at[COLUMN_COUNT];
+    reply = framed_reply((size_t)count, at);
+    if (reply == NULL || !count)
         goto done;
     uint8_t *out = (uint8_t *)PyBytes_AS_STRING(reply);
-    *out++ = COLUMNS_FIELD << 3 | LENGTH_DELIMITED;
-    out = put_varint(out, body);
-    if (count) {
-        Py_BEGIN_ALLOW_THREADS
-        for (int k = 0; k < COLUMN_COUNT; k++) {
-            size_t length = (size_t)count * WIDTHS[k];
-            *out++ = (uint8_t)((k + 1) << 3 | LENGTH_DELIMITED);
-            out = put_varint(out, length);
-            (KINDS[k] == U8 ? BYTES : WORDS)[type_index(&sources[k])](out, views[k].buf,
-                                                                     count);
-            out += length;
-        }
-        Py_END_ALLOW_THREADS
-    }
+    Py_BEGIN_ALLOW_THREADS
+    for (int k = 0; k < COLUMN_COUNT; k++)
+        (KINDS[k] == U8 ? BYTES : WORDS)[type_index(&sources[k])](out + at[k], views[k].buf,
+                                                                 count);
+    Py_END_ALLOW_THREADS
 done:
     while (held--)
         PyBuffer_Release(&views[held]);
@@ -259,25 +251,13 @@ static int reply_bytes(Reply *self)
 {
     if (self->bytes)
         return 0;
-    size_t count = (size_t)self->hands, body = 0;
-    if (count)
-        for (int k = 0; k < COLUMN_COUNT; k++)
-            body += 1 + varint_size(count * WIDTHS[k]) + count * WIDTHS[k];
-    PyObject *bytes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(1 + varint_size(body) + body));
+    size_t count = (size_t)self->hands;
+    PyObject *bytes = framed_reply(count, self->at);
     if (bytes == NULL)
         return -1;
-    uint8_t *start = (uint8_t *)PyBytes_AS_STRING(bytes), *out = start;
-    *out++ = COLUMNS_FIELD << 3 | LENGTH_DELIMITED;
-    out = put_varint(out, body);
-    for (int k = 0; count && k < COLUMN_COUNT; k++) {
-        size_t length = count * WIDTHS[k];
-        *out++ = (uint8_t)((k + 1) << 3 | LENGTH_DELIMITED);
-        out = put_varint(out, length);
-        self->at[k] = out - start;
-        if (!LENT[k])
-            memset(out, 0, length); /* low_strength and instant_win: a ranked game's zeros */
-        out += length;
-    }
+    for (int k = 0; count && k < COLUMN_COUNT; k++)
+        if (!LENT[k]) /* low_strength and instant_win: a ranked game's zeros */
+            memset(PyBytes_AS_STRING(bytes) + self->at[k], 0, count * WIDTHS[k]);
     self->bytes = bytes;
     return 0;
 }
