@@ -41,20 +41,15 @@ __all__ = [
 ]
 
 TESTS = Path(__file__).resolve().parent
-_LINT = "test_lint.py test_dockerfile.py test_k8s.py test_monitoring.py"
-_E2E = (
-    "test_benchmarks.py test_docker_image.py test_faults.py test_fuzz.py test_node_example.py "
-    "test_prometheus_e2e.py test_robustness.py"
-)
-LAYERS: dict[str, str] = dict.fromkeys(_LINT.split(), "lint") | dict.fromkeys(_E2E.split(), "e2e")
-"""Test file beside this one -> its layer, where it is not ``integration``.
+LAYERS = ("unit", "integration", "lint", "e2e")
+"""The folders under ``tests/``, each a layer; a test's layer is its folder's name.
 
-- ``unit``: every file under ``tests/unit/`` (mirroring the modules): no server is started;
-  a test may run a fresh interpreter or the console script, never a server.
-- ``integration``: any other file here: a real server in a subprocess over a real channel.
+- ``unit``: no server is started (mirroring the modules); a test may run a fresh
+  interpreter or the console script, never a server.
+- ``integration``: a real server in a subprocess over a real channel.
 - ``lint``: static checks of the tree's files, nothing of ours served: ruff, ruff format and
-  strict mypy, the import rules (``test_lint.py``), the Dockerfile (hadolint and its rules),
-  the k8s manifests (strict schemas), the alert rules and dashboard (promtool).
+  strict mypy, the import rules (``lint/test_lint.py``), the Dockerfile (hadolint and its
+  rules), the k8s manifests (strict schemas), the alert rules and dashboard (promtool).
 - ``e2e``: slow end to end: faults and the soak, the Docker image built and run, Prometheus,
   Node, hostile-input sweeps, the benchmark run; and any test marked ``slow``, wherever it is.
 """
@@ -63,9 +58,10 @@ LAYERS: dict[str, str] = dict.fromkeys(_LINT.split(), "lint") | dict.fromkeys(_E
 def layer_of(item: pytest.Item) -> str:
     if item.get_closest_marker("slow"):
         return "e2e"
-    if "unit" in item.path.relative_to(TESTS).parts[:-1]:
-        return "unit"
-    return LAYERS.get(item.path.name, "integration")
+    folder = item.path.relative_to(TESTS).parts[0]
+    if folder not in LAYERS:
+        raise pytest.UsageError(f"{item.path}: a test lives in one of tests/{{{','.join(LAYERS)}}}/")
+    return folder
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,5 +1,5 @@
-"""The layers ``tests/conftest.py`` sets: its table names real files, every test carries one
-layer, and no test under ``tests/unit/`` starts a server."""
+"""The layers ``tests/conftest.py`` sets: ``tests/`` holds only the layers' folders, every
+test carries one layer, and no test under ``tests/unit/`` starts a server."""
 
 from __future__ import annotations
 
@@ -13,10 +13,10 @@ SERVER_STARTERS = {"server", "launch_server", "start_server", "fuzz_server", "ow
 """The fixtures and the launcher function that start a server for a test."""
 
 
-def test_every_file_in_the_layer_table_is_a_test_file_beside_it() -> None:
-    """An entry for a moved or deleted file would silently stop marking anything; a file
-    under tests/unit/ needs none."""
-    assert sorted(name for name in LAYERS if not (TESTS / name).is_file()) == []
+def test_tests_holds_only_the_layers_folders() -> None:
+    """A test file beside conftest.py would have no layer; a folder of another name neither."""
+    allowed = {*LAYERS, "conftest.py", "__init__.py", "__pycache__"}
+    assert sorted(p.name for p in TESTS.iterdir() if p.name not in allowed) == []
 
 
 def test_each_test_carries_exactly_one_layer(request: pytest.FixtureRequest) -> None:
@@ -30,7 +30,7 @@ def test_each_test_carries_exactly_one_layer(request: pytest.FixtureRequest) -> 
 
 def test_no_unit_test_starts_a_server() -> None:
     """Neither asks for a server fixture nor names the launcher: a test that needs a server
-    is an integration test, beside ``conftest.py``."""
+    is an integration test, under ``tests/integration/``."""
     offenders = []
     for path in sorted((TESTS / "unit").rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):

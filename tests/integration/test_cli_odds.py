@@ -12,7 +12,7 @@ import json
 import pytest
 
 from service.cli.main import EXIT_INVALID, EXIT_OK
-from tests.test_cli import target
+from tests.integration.test_cli import target
 from tests.unit.service.cli.test_main import in_process
 
 __all__ = ["target"]

@@ -16,7 +16,7 @@ import yaml
 
 from tests.conftest import require_tool
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MONITORING = ROOT / "monitoring"
 ALERTS = MONITORING / "alerts.yml"
 ALERT_TESTS = MONITORING / "alerts_test.yml"

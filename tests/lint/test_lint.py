@@ -13,7 +13,7 @@ import pytest
 
 from evaluators.inputs import Game
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FORBIDDEN_IN_CORE = ("grpc", "google", "opentelemetry", "prometheus_client", "service")
 GAME_NAMES = [game.name for game in Game]
 

@@ -21,7 +21,7 @@ from service.client.typed_client import (
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import replies, requests
 from tests.conftest import ServerProcess
-from tests.test_metrics import rpc, scrape_until, value
+from tests.integration.test_metrics import rpc, scrape_until, value
 
 ODDS_CASES: list[tuple[str, list[SeatIn], str, str, int]] = [
     ("numbers", [("alice", "7h 2c Kd 9s 3h"), ("bob", "?5")], "2d Kh", "", 20_000),

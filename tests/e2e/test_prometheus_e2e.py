@@ -22,7 +22,7 @@ import pytest
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import require_tool
-from tests.test_metrics import BAD, GOOD
+from tests.integration.test_metrics import BAD, GOOD
 
 if TYPE_CHECKING:
     from conftest import ServerProcess

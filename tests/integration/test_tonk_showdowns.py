@@ -17,8 +17,8 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.wire import enums, replies
 from tests.conftest import ServerProcess
-from tests.test_metrics import scrape_until, value
-from tests.test_server import call_error, violations_of
+from tests.integration.test_metrics import scrape_until, value
+from tests.integration.test_server import call_error, violations_of
 
 Seats = list[tuple[str, str]]
 

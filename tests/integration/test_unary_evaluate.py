@@ -17,7 +17,7 @@ from grpc_status import rpc_status
 
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from tests.conftest import ServerProcess
-from tests.test_metrics import rpc, scrape_until, value
+from tests.integration.test_metrics import rpc, scrape_until, value
 
 EVALUATE = "/handeval.v1.HandEvaluator/Evaluate"
 HANDLED = "grpc_server_handled_total"

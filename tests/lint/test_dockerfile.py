@@ -18,7 +18,7 @@ from pathlib import Path
 
 from tests.conftest import require_tool
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCKERFILE = ROOT / "Dockerfile"
 
 

@@ -1,7 +1,7 @@
 """The Odds lane's width holds across worker processes: a real server with ``--workers 2
 --odds-threads 1`` and Odds calls on connections of their own (so on both workers) runs
 their run-outs one at a time, seen in the ``handeval.odds.runouts`` spans each worker
-exports (``tests.test_tracing``'s receiver; ``process.pid`` tells the workers apart), and
+exports (``tests.integration.test_tracing``'s receiver; ``process.pid`` tells the workers apart), and
 answers every one."""
 
 from __future__ import annotations

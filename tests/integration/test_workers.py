@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import grpc
 
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
-from tests.test_metrics import GOOD, rpc, scrape, scrape_until, value
+from tests.integration.test_metrics import GOOD, rpc, scrape, scrape_until, value
 
 if TYPE_CHECKING:
     from conftest import ServerProcess

@@ -26,7 +26,7 @@ from service.server.metrics_http import (
     SCRAPES_PER_S,
 )
 from tests.conftest import ServerProcess
-from tests.test_tls import Authority, Issued, start_tls
+from tests.integration.test_tls import Authority, Issued, start_tls
 
 HALF_OPEN = 300
 THREAD_MARGIN = 2

@@ -26,7 +26,7 @@ import yaml
 from benchmarks.front import BEHIND_FRONT
 from service.server.config import ENV_PREFIX, Settings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 K8S = ROOT / "k8s"
 TLS_OVERLAY = K8S / "overlays" / "tls"
 OPERATOR_OVERLAY = K8S / "overlays" / "prometheus-operator"

@@ -22,7 +22,7 @@ from service.client.typed_client import evaluate_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.logs import NOISE_PER_SECOND
 from tests.conftest import ServerProcess
-from tests.test_tls import Authority, client, start_tls
+from tests.integration.test_tls import Authority, client, start_tls
 
 BAD_CONNECTIONS = 50
 HAND = "Ah Kh Qh Jh Th 2c 3d"

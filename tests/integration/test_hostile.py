@@ -16,8 +16,8 @@ from service.client.typed_client import evaluate_request
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, health_status
-from tests.test_limits import HAND, SLOW_BATCH, OpenStream
-from tests.test_metrics import rpc, scrape_until, value
+from tests.integration.test_limits import HAND, SLOW_BATCH, OpenStream
+from tests.integration.test_metrics import rpc, scrape_until, value
 
 HANDLED = "grpc_server_handled_total"
 STREAM = rpc("EvaluateStream", "bidi_stream")

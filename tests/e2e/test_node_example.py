@@ -13,7 +13,7 @@ import pytest
 from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
 from tests.conftest import ServerProcess, npm_ci, require_tool
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "node"
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node"
 
 
 @pytest.fixture(scope="module")

@@ -34,7 +34,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service.client.typed_client import HandevalClient
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from tests.conftest import ROOT, health_status, unavailable
-from tests.test_metrics_http import scrape
+from tests.integration.test_metrics_http import scrape
 
 pytestmark = pytest.mark.e2e
 

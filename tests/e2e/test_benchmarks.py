@@ -13,7 +13,7 @@ import pytest
 
 from benchmarks import odds_bench, unary_h2load
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_quick_run_writes_figures_for_every_section(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ import pytest
 
 from tests.conftest import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 FENCE = re.compile(r"^```[a-z]*\n(.*?)^```", re.M | re.S)
 DEFAULT_TARGET = "localhost:50051"

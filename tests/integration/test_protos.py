@@ -12,7 +12,7 @@ import pytest
 
 from tests.conftest import npm_ci
 
-PROTOS = Path(__file__).resolve().parents[1] / "protos"
+PROTOS = Path(__file__).resolve().parents[2] / "protos"
 LAST_RELEASE = PROTOS / "releases" / "v0.1.0.json"
 
 

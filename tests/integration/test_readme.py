@@ -12,7 +12,7 @@ import pytest
 from service.client.typed_client import HandevalClient, HandevalError
 from tests.conftest import ServerProcess
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
 
 
