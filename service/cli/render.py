@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 if TYPE_CHECKING:
     from evaluators.game_rules import Figure

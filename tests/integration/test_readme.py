@@ -8,8 +8,8 @@ import io
 from pathlib import Path
 
 import pytest
+from handeval_client import HandevalClient, HandevalError
 
-from service.client.typed_client import HandevalClient, HandevalError
 from tests.conftest import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -19,8 +19,8 @@ from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+from handeval_client import HandevalClient, HandevalError
 
-from service.client.typed_client import HandevalClient, HandevalError
 from service.server.tls import CertificateError, ServerFiles, client_credentials, read_files
 from tests.conftest import ServerProcess, health_status
 
