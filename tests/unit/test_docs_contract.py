@@ -13,7 +13,7 @@ import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
 
 from evaluators.batch import MAX_ROW_BYTES
-from service.gen.handeval.v1 import handeval_pb2 as contract
+from handeval_client.gen.handeval.v1 import handeval_pb2 as contract
 from service.server.config import Settings
 from service.server.limits import message_limits, pool_slots
 from service.wire import request_limits
