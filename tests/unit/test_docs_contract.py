@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 from google.protobuf.descriptor import Descriptor, EnumDescriptor, FieldDescriptor
+from handeval_client.gen.handeval.v1 import handeval_pb2 as contract
 
 from evaluators.batch import MAX_ROW_BYTES
-from handeval_client.gen.handeval.v1 import handeval_pb2 as contract
 from service.server.config import Settings
 from service.server.limits import message_limits, pool_slots
 from service.wire import request_limits
