@@ -26,6 +26,7 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import parse_card
 from evaluators.inputs import Game, Options, TonkEnding
+from service.wire.enums import game_value
 from tests.conftest import ServerProcess
 from tests.unit.handeval_client.test_client import refusal
 
@@ -137,7 +138,7 @@ def test_showdown_refusal_names_the_seat_field(client: HandevalClient) -> None:
 
 def test_list_games_names_every_game(client: HandevalClient) -> None:
     games = client.list_games().games
-    assert {parse_game(g.game) for g in games} == set(Game)
+    assert {parse_game(g.game) for g in games} == {game_value(game) for game in Game}
 
 
 def test_health_is_serving_overall_and_for_the_evaluator(client: HandevalClient) -> None:

@@ -13,11 +13,12 @@ The server's writer (``service/wire/batch_reply.py`` and its C half) lays the re
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
@@ -33,8 +34,7 @@ _COLUMN_FIELDS = tuple(pb.BatchColumns.DESCRIPTOR.fields_by_name[f].number for f
 _LENGTH_DELIMITED = 2
 
 
-@dataclass(frozen=True)
-class BatchResult:
+class BatchResult(NamedTuple):
     """One entry per hand, in order (docs/api.md ``EvaluateBatchResponse``): numpy arrays
     ``strength`` (higher is better), ``low_strength`` (for games with a low half; higher
     is better), ``value`` (the game's headline figure) and ``instant_win``.

@@ -1,24 +1,22 @@
-"""What the client knows of games and cards without the server's code: ``catalogue.json``.
+"""What the client knows of games and cards without the server's code: ``catalogue_data``.
 
-The file is data written from the server's core (``python -m service.wire.client_catalogue``
+That module is data written from the server's core (``python -m service.wire.client_catalogue``
 in the repository, whose tests fail when it is stale), so each game's friendly names and
 each card spelling are stated once, in the core, and the client never imports it.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from importlib import resources
 from types import MappingProxyType
-from typing import Any
+from typing import NamedTuple
+
+from handeval_client import catalogue_data
 
 EMPTY = 255
 """The card id that pads a short row of a packed batch (docs/api.md)."""
 
 
-@dataclass(frozen=True)
-class GameNames:
+class GameNames(NamedTuple):
     """How a caller may name one game, and the house options it reads."""
 
     wire: str
@@ -33,23 +31,15 @@ class GameNames:
     """The ``Options`` fields this game reads."""
 
 
-def _load() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        (resources.files(__package__) / "catalogue.json").read_text(encoding="utf-8")
-    )
-    return data
-
-
-_DATA = _load()
 GAMES: tuple[GameNames, ...] = tuple(
     GameNames(g["wire"], g["slug"], g["name"], tuple(g["aliases"]), tuple(g["options"]))
-    for g in _DATA["games"]
+    for g in catalogue_data.GAMES
 )
 """Every game, in ListGames order."""
-CARD_TEXTS: tuple[str, ...] = tuple(_DATA["cards"])
+CARD_TEXTS: tuple[str, ...] = tuple(catalogue_data.CARDS)
 """The canonical text of each card id: ``CARD_TEXTS[51] == "As"``, 52 and 53 the jokers."""
-_SPELLINGS: MappingProxyType[str, int] = MappingProxyType(_DATA["spellings"])
-_CARD_HELP: str = _DATA["card_help"]
+_SPELLINGS: MappingProxyType[str, int] = MappingProxyType(catalogue_data.SPELLINGS)
+_CARD_HELP: str = catalogue_data.CARD_HELP
 
 
 def parse_card(text: str) -> int:

@@ -3,7 +3,6 @@ keepalive and message limits, as a service config and channel arguments."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
@@ -88,6 +87,8 @@ def channel_options(
     keepalive pings (every ``keepalive_s`` while calls are open, so a dead connection
     fails fast instead of hanging; the server must permit that interval), and a receive
     limit large enough for big batches."""
+    import json  # on first use, as a client is made, not as the package is imported
+
     return [
         ("grpc.service_config", json.dumps(service_config(retries, wait_for_ready))),
         ("grpc.enable_retries", 1 if retries else 0),

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from fractions import Fraction
 from types import TracebackType
-from typing import Any, Unpack
+from typing import TYPE_CHECKING, Any, Unpack
 
 import grpc
 from google.protobuf.message import Message
@@ -29,7 +28,6 @@ from handeval_client.batch import BatchResult, read_batch_reply
 from handeval_client.channel import DEFAULT_TARGET, SERVICE_NAME, channel_options, channel_target
 from handeval_client.errors import HandevalError
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
-from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from handeval_client.requests import (
     BatchCardsIn,
     CardsIn,
@@ -43,12 +41,17 @@ from handeval_client.requests import (
     showdown_request,
 )
 
+if TYPE_CHECKING:
+    from fractions import Fraction
+
 DEFAULT_TIMEOUT_S = 10.0
 """Deadline of each unary call; retries happen within it."""
 
 
 def share(award: pb.Award) -> Fraction:
     """The award's share of the whole pot."""
+    from fractions import Fraction  # on first use: it imports decimal, which few callers need
+
     return Fraction(award.numerator, award.denominator or 1)
 
 
@@ -98,7 +101,9 @@ class HandevalClient:
             self._channel = grpc.insecure_channel(self.target, options=options)
         else:
             self._channel = grpc.secure_channel(self.target, credentials, options=options)
-        self._stub = pb_grpc.HandEvaluatorStub(self._channel)
+        from handeval_client.gen.handeval.v1 import handeval_pb2_grpc  # as a client is made
+
+        self._stub = handeval_pb2_grpc.HandEvaluatorStub(self._channel)
         self._batch = batch_method(self._channel)
         self._health = health_pb2_grpc.HealthStub(self._channel)
 

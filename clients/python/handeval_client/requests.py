@@ -7,14 +7,15 @@ would refuse it: ``HandevalError`` (INVALID_ARGUMENT) naming the field.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeAlias, TypedDict, Unpack, cast
+from typing import TYPE_CHECKING, Any, TypeAlias, TypedDict, Unpack, cast
 
 import numpy as np
-import numpy.typing as npt
+
+if TYPE_CHECKING:
+    import numpy.typing as npt
 
 from handeval_client.catalogue import EMPTY, GAMES, card_text, parse_card
 from handeval_client.errors import HandevalError
@@ -125,8 +126,10 @@ def options_proto(options: OptionsIn = None, **flags: Unpack[OptionFlags]) -> pb
     if isinstance(options, pb.Options):
         proto.CopyFrom(options)
         chosen = {}
-    elif dataclasses.is_dataclass(options) and not isinstance(options, type):
-        chosen = dataclasses.asdict(options)
+    elif hasattr(options, "__dataclass_fields__") and not isinstance(options, type):
+        import dataclasses  # on first use: only callers passing a dataclass need it
+
+        chosen = dataclasses.asdict(options)  # type: ignore[arg-type]
     else:
         chosen = dict(cast(Mapping[str, object], options or {}))
     chosen.update(flags)
