@@ -25,15 +25,13 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import ClassVar
 
-from setuptools import Command, Extension, find_packages, setup
-from setuptools.command.build import build
+from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).resolve().parent
 CLIENT = ROOT / "clients" / "python"
 sys.path.insert(0, str(CLIENT))
-from build_contract import generate  # noqa: E402
+from build_contract import commands, generate  # noqa: E402
 
 KERNEL_SOURCES = sorted(
     [*Path("evaluators/kernels").glob("_*.c"), *Path("service/wire").glob("_*.c")]
@@ -44,32 +42,15 @@ BENCH = ("handeval/bench/v1/bench.proto",)
 """The benchmarks' internal service: generated for the server's tree, never shipped."""
 
 
-class BuildProtos(Command):
-    """``build_protos``: generate the contract's code (into the client) and the bench
-    service's (into ``service/gen/``)."""
-
-    description = "generate handeval_client/gen/ and service/gen/ from protos/"
-    user_options: ClassVar[list[tuple[str, str | None, str]]] = []
-
-    def initialize_options(self) -> None:
-        pass
-
-    def finalize_options(self) -> None:
-        pass
-
-    def run(self) -> None:
-        generate(PROTOS, CLIENT / "handeval_client" / "gen", CONTRACT, "handeval_client.gen", True)
-        generate(PROTOS, ROOT / "service" / "gen", BENCH, "service.gen", False)
-
-
-class Build(build):
-    """``build`` with ``build_protos`` first, so ``build_py`` finds the generated files."""
-
-    sub_commands: ClassVar = [("build_protos", None), *build.sub_commands]
+def _generate() -> None:
+    """The contract into the client's package; the benchmarks' internal service beside
+    the server's code."""
+    generate(PROTOS, CLIENT / "handeval_client" / "gen", CONTRACT, "handeval_client.gen", True)
+    generate(PROTOS, ROOT / "service" / "gen", BENCH, "service.gen", False)
 
 
 setup(
-    cmdclass={"build": Build, "build_protos": BuildProtos},
+    cmdclass=commands(_generate),
     packages=[
         *find_packages(include=["evaluators", "evaluators.*", "service", "service.*"]),
         *find_packages(str(CLIENT), include=["handeval_client", "handeval_client.*"]),

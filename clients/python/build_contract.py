@@ -9,6 +9,8 @@ stubs too and carry each field's doc comment), imports rewritten from ``handeval
 ``sys.path``. With ``ship=True`` also the descriptor set with comments (what server
 reflection serves) and the ``.proto`` files themselves (``handeval protos --out DIR``).
 grpcio-tools and mypy-protobuf are build requirements, never runtime ones.
+``commands(run)`` gives a setup.py the ``build_protos`` step that calls ``run``, run
+first of ``build`` (an editable install too).
 """
 
 from __future__ import annotations
@@ -17,8 +19,13 @@ import re
 import shutil
 import sysconfig
 import tempfile
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
+from typing import ClassVar
+
+from setuptools import Command
+from setuptools.command.build import build
 
 DESCRIPTOR_SET = "handeval_descriptors.binpb"
 SHIPPED_PROTOS = "protos"
@@ -85,3 +92,26 @@ def _imports(protos: Path, files: tuple[str, ...]) -> list[str]:
             if (protos / match.group(1)).is_file() and match.group(1) not in found:
                 found.append(match.group(1))
     return found
+
+
+def commands(run: Callable[[], None]) -> dict[str, type[Command]]:
+    """setup.py's ``cmdclass``: ``build_protos`` calls ``run``, and ``build`` runs it first,
+    so ``build_py`` finds the generated files."""
+
+    class BuildProtos(Command):
+        description = "generate Python code from protos/"
+        user_options: ClassVar[list[tuple[str, str | None, str]]] = []
+
+        def initialize_options(self) -> None:
+            pass
+
+        def finalize_options(self) -> None:
+            pass
+
+        def run(self) -> None:
+            run()
+
+    class Build(build):
+        sub_commands: ClassVar = [("build_protos", None), *build.sub_commands]
+
+    return {"build": Build, "build_protos": BuildProtos}
