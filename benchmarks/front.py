@@ -131,10 +131,12 @@ def start_front(
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
     front = FrontProcess(process, port)
-    threading.Thread(target=front._read, daemon=True).start()
+    reader = threading.Thread(target=front._read, daemon=True)
+    reader.start()
     deadline = time.monotonic() + START_SECONDS
     while True:
         if process.poll() is not None:
+            reader.join(5.0)
             raise RuntimeError(f"nghttpx exited {process.returncode}: {front.lines}")
         try:
             if _serving(front.target, credentials):
