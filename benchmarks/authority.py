@@ -9,10 +9,13 @@ import ipaddress
 from dataclasses import dataclass
 from pathlib import Path
 
+import grpc
 from cryptography import x509
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+from service.server.tls import ServerFiles, client_credentials
 
 
 @dataclass(frozen=True)
@@ -84,3 +87,37 @@ class Authority:
             ),
             cert.public_bytes(serialization.Encoding.PEM),
         )
+
+
+@dataclass(frozen=True)
+class TlsRun:
+    """The files of one TLS benchmark: the server's pair and the CA its clients' pairs
+    must come from (``server``), and one client's pair, all from one throwaway CA."""
+
+    server: ServerFiles
+    client_cert: str
+    client_key: str
+    ca: bytes
+
+    def credentials(self) -> grpc.ChannelCredentials:
+        """A gRPC client's: trusting the CA, presenting the client's pair."""
+        return client_credentials(ca=self.ca, cert=self.client_cert, key=self.client_key)
+
+    def server_flags(self) -> tuple[str, ...]:
+        """``handeval serve``'s flags to end TLS (and mutual TLS) itself."""
+        return ("--tls-cert", self.server.cert, "--tls-key", self.server.key,
+                "--tls-client-ca", self.server.client_ca)  # fmt: skip
+
+    def attacker_flags(self) -> tuple[str, ...]:
+        """``benchmarks.transport_attacks``' flags to attack over TLS with the pair."""
+        return ("--tls", "--tls-cert", self.client_cert, "--tls-key", self.client_key)
+
+
+def tls_run(folder: Path) -> TlsRun:
+    """New certificates for a TLS benchmark, written to ``folder``."""
+    authority = Authority("handeval benchmark CA")
+    cert, key = authority.issue("handeval", server=True).write(folder, "server")
+    client_cert, client_key = authority.issue("caller", server=False).write(folder, "client")
+    (folder / "clients.pem").write_bytes(authority.pem)
+    return TlsRun(ServerFiles(cert, key, str(folder / "clients.pem")), client_cert, client_key,
+                  authority.pem)  # fmt: skip

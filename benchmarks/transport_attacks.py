@@ -176,15 +176,23 @@ def _attack(
             reader.join()
 
 
-def _hold_idle(host: str, port: int, count: int, seconds: float, tally: Tally) -> None:
+def _hold_idle(
+    host: str, port: int, count: int, seconds: float, tally: Tally, tls: ssl.SSLContext | None
+) -> None:
+    """``count`` connections that send nothing (with ``tls``: nothing after the handshake
+    and HTTP/2's preface), held for ``seconds`` from the first."""
+    until = time.monotonic() + seconds
     held = []
     for _ in range(count):
         try:
-            held.append(socket.create_connection((host, port), timeout=10))
+            if tls is None:
+                held.append(socket.create_connection((host, port), timeout=10))
+            else:
+                held.append(raw_h2.open_connection(host, port, tls=tls))
             tally.sent += 1
         except OSError:
             tally.ended += 1
-    time.sleep(seconds)
+    time.sleep(max(until - time.monotonic(), 0.0))
     for connection in held:
         connection.close()
 
@@ -257,7 +265,7 @@ def run(
     tally = Tally()
     began = os.times()
     if kind == "idle":
-        _hold_idle(host, int(port), connections, seconds, tally)
+        _hold_idle(host, int(port), connections, seconds, tally, tls)
     else:
         until = time.monotonic() + seconds
         attackers = [
