@@ -27,7 +27,7 @@ from benchmarks.front import BEHIND_FRONT, FrontProcess, nghttpx, start_front
 from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
 from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.tls import ServerFiles, client_credentials
-from tests.conftest import ServerProcess, unavailable
+from tests.conftest import ServerProcess, health_status, unavailable
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"
 REQUEST = evaluate_request("poker", HAND)
@@ -288,3 +288,23 @@ def test_the_front_caps_streams_per_connection_and_connections(
             connection.close()
     finally:
         front.proxy.stop()
+
+
+def test_the_health_port_listens_where_the_kubelet_reaches_it_and_grpc_stays_on_loopback(
+    launch_server: Callable[..., ServerProcess],
+) -> None:
+    """``--health-host``: the TLS pod's server keeps gRPC on the pod's loopback behind the
+    front and offers health alone, in plaintext, on the interface the kubelet probes
+    (here 127.0.0.2, another loopback address, for the pod's)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.2", 0))
+        health_port = probe.getsockname()[1]
+    server = launch_server(*BEHIND_FRONT, "--health-port", str(health_port),
+                           "--health-host", "127.0.0.2")  # fmt: skip
+    assert health_status(f"127.0.0.2:{health_port}") == 1
+    with pytest.raises(grpc.RpcError) as elsewhere:
+        health_status(f"127.0.0.1:{health_port}", timeout=3)
+    assert elsewhere.value.code() is grpc.StatusCode.UNAVAILABLE
+    with pytest.raises(grpc.RpcError) as gone:
+        health_status(f"127.0.0.2:{server.port}", timeout=3)
+    assert gone.value.code() is grpc.StatusCode.UNAVAILABLE
