@@ -271,7 +271,8 @@ SCRAPERS = 16
 IDLE_CONNECTIONS = 2_100
 IDLE_FD_LIMIT = 2_048
 FRONT_IDLE_CONNECTIONS = 2_000
-FRONT_IDLE_SECONDS = 45.0
+FRONT_IDLE_SECONDS = 120.0
+"""Long enough to open every connection (TLS handshakes, on shared cores) and call meanwhile."""
 LONG_SAMPLES = 1_000_000_000
 LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=LONG_SAMPLES)
 """About 50-90 CPU-s with Odds in C (10M samples, about half a CPU-s now, ended before the
@@ -450,6 +451,9 @@ def transport_attack(
 
 HOP_ROUNDS = 5
 HOP_CALLS = 300
+HOP_BATCHES = 4
+"""Batches a round each way, alternating: one batch is a few milliseconds, so a busy
+moment on the shared cores moves one sample, not the median."""
 BATCH_HANDS = 100_000
 
 
@@ -472,7 +476,8 @@ def _batch_seconds(
 
 def front_hop(checkout: Path, tls: TlsRun | None = None, *flags: str) -> dict[str, Any]:
     """What the extra hop costs a polite caller, quiet: unary p50/p99 and a 100k-hand batch,
-    direct and through nghttpx in interleaved rounds (medians). With ``tls`` both ways are
+    direct and through nghttpx in interleaved rounds (medians of the rounds' p50s and of
+    every batch). With ``tls`` both ways are
     TLS: direct is a second server ending TLS itself. ``flags`` go to nghttpx."""
     server, proxy = _front(checkout, tls, *flags)
     alone = serve(checkout, tls=tls) if tls else server
@@ -491,7 +496,9 @@ def front_hop(checkout: Path, tls: TlsRun | None = None, *flags: str) -> dict[st
                         polite(target, HOP_CALLS, ATTACK_PHASE_SECONDS, credentials=credentials)
                     )
                 )
-                batches[name].append(_batch_seconds(target, request, credentials))
+            for _ in range(HOP_BATCHES):
+                for name, target in (("direct", alone.target), ("front", proxy.target)):
+                    batches[name].append(_batch_seconds(target, request, credentials))
     finally:
         proxy.stop()
         server.stop()
@@ -651,7 +658,7 @@ def front_idle_connections(checkout: Path, tls: TlsRun) -> dict[str, Any]:
         worker = proxy.pids()[-1]
         opened = time.monotonic() + FRONT_IDLE_SECONDS
         descriptors = 0
-        while time.monotonic() < opened - 12.0:
+        while time.monotonic() < opened - 15.0:
             descriptors = len(os.listdir(f"/proc/{worker}/fd"))
             if descriptors >= FRONT_IDLE_CONNECTIONS:
                 break
