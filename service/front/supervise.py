@@ -110,6 +110,8 @@ def supervise(command: list[str], copies: CertificateCopies | None, check_second
         command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True, errors="replace", pass_fds=inherited_listeners(),
     )  # fmt: skip
+    for descriptor in inherited_listeners():
+        os.close(descriptor)  # nghttpx's alone: once it stops listening, connects are refused
     throttle = Throttle(NOISE_PER_SECOND)
     pumps = [
         threading.Thread(target=_pump, args=(stream, throttle), daemon=True)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import contextlib
 import json
+import queue
+import signal
 import socket
 import ssl
 import threading
@@ -308,3 +310,36 @@ def test_the_health_port_listens_where_the_kubelet_reaches_it_and_grpc_stays_on_
     with pytest.raises(grpc.RpcError) as gone:
         health_status(f"127.0.0.2:{server.port}", timeout=3)
     assert gone.value.code() is grpc.StatusCode.UNAVAILABLE
+
+
+def test_sigquit_reaches_nghttpx_through_the_supervisor_and_calls_in_flight_finish(
+    front: TlsFront,
+) -> None:
+    """The pod's preStop sends SIGQUIT to the front's PID 1, the supervisor: nghttpx stops
+    accepting new connections and lets the streams it holds finish. An EvaluateStream open
+    across the signal gets its later replies."""
+    requests: queue.Queue[object] = queue.Queue()
+    sentinel = object()
+
+    def sent() -> Iterator[object]:
+        while (item := requests.get(timeout=30)) is not sentinel:
+            yield item
+
+    with grpc.secure_channel(front.proxy.target, front.credentials()) as channel:
+        replies = pb_grpc.HandEvaluatorStub(channel).EvaluateStream(sent(), timeout=60)
+        requests.put(REQUEST)
+        assert next(replies).strength > 0
+        front.proxy.process.send_signal(signal.SIGQUIT)
+        ended = time.monotonic() + WAIT_SECONDS
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", front.proxy.port), timeout=5).close()
+            except ConnectionRefusedError:
+                break
+            assert time.monotonic() < ended, "still accepting after SIGQUIT"
+            time.sleep(0.1)
+        requests.put(REQUEST)
+        assert next(replies).strength > 0
+        requests.put(sentinel)
+        assert list(replies) == []
+    assert front.proxy.process.poll() is None or front.proxy.process.returncode == 0
