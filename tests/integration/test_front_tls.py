@@ -142,7 +142,7 @@ def test_mutual_tls_at_the_front_refuses_at_the_handshake_and_serves_a_good_cert
     front: TlsFront,
 ) -> None:
     """No certificate, one an unknown CA signed and an expired one of our CA are refused by
-    TLS itself (no call is made), in TLS 1.3 and 1.2 (where the alert names why); ours is
+    TLS itself (no call is made), in TLS 1.3 and 1.2 (whose handshake alert names why); ours is
     served over TLS 1.3 and 1.2 with ALPN h2. Every line the pod's front wrote, the
     refusals' included, is a JSON object."""
     foreign = Authority("some other CA").issue("game-server", server=False)
@@ -152,9 +152,9 @@ def test_mutual_tls_at_the_front_refuses_at_the_handshake_and_serves_a_good_cert
         for version in (ssl.TLSVersion.TLSv1_3, ssl.TLSVersion.TLSv1_2):
             context = front.context(cert)
             context.maximum_version = version
-            with pytest.raises(ssl.SSLError) as refused:
+            with pytest.raises(OSError) as refused:  # ssl.SSLError, or a reset after it
                 _handshake(front, context)[0].close()
-            if version is ssl.TLSVersion.TLSv1_2 or cert is expired:
+            if version is ssl.TLSVersion.TLSv1_2:  # in 1.3 the alert may come after the close
                 assert alert in str(refused.value)
     for version in (ssl.TLSVersion.TLSv1_3, ssl.TLSVersion.TLSv1_2):
         context = front.context(front.client)
