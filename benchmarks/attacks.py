@@ -271,7 +271,7 @@ SCRAPERS = 16
 IDLE_CONNECTIONS = 2_100
 IDLE_FD_LIMIT = 2_048
 FRONT_IDLE_CONNECTIONS = 2_000
-FRONT_IDLE_SECONDS = 120.0
+FRONT_IDLE_SECONDS = 60.0
 """Long enough to open every connection (TLS handshakes, on shared cores) and call meanwhile."""
 LONG_SAMPLES = 1_000_000_000
 LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=LONG_SAMPLES)

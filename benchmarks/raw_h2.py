@@ -135,17 +135,36 @@ def tls_context(ca: str = "", cert: str = "", key: str = "") -> ssl.SSLContext:
 
 
 def open_connection(
-    host: str, port: int, timeout: float = 10.0, tls: ssl.SSLContext | None = None
+    host: str,
+    port: int,
+    timeout: float = 10.0,
+    tls: ssl.SSLContext | None = None,
+    acknowledge: bool = True,
 ) -> socket.socket:
     """A TCP connection (TLS with ``tls``, handshake done) that has sent the client preface
-    and empty SETTINGS (the server's SETTINGS are acknowledged later by
-    ``settings(ack=True)`` when the caller wants)."""
+    and empty SETTINGS, and with ``acknowledge`` an acknowledgement of the server's SETTINGS
+    ahead of them (an attacker's shortcut: a server that counts it as early ends the
+    connection after its SETTINGS timeout; ``acknowledged`` is the polite way)."""
     connection = socket.create_connection((host, port), timeout=timeout)
     connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
     if tls is not None:
         connection = tls.wrap_socket(connection, server_hostname=host)
-    connection.sendall(PREFACE + settings() + settings(ack=True))
+    connection.sendall(PREFACE + settings() + (settings(ack=True) if acknowledge else b""))
     return connection
+
+
+def acknowledged(connection: socket.socket) -> None:
+    """Read the server's first frames until its SETTINGS, and acknowledge them, as a
+    well-behaved client does; raises ConnectionError if the server closes first."""
+    pending = b""
+    while True:
+        data = connection.recv(65536)
+        if not data:
+            raise ConnectionError("closed before its SETTINGS")
+        frames, pending = read_frames(pending + data)
+        if any(kind == SETTINGS and not flags & ACK for kind, flags, _, _ in frames):
+            connection.sendall(settings(ack=True))
+            return
 
 
 def read_frames(data: bytes) -> tuple[list[tuple[int, int, int, bytes]], bytes]:

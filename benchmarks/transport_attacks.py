@@ -179,8 +179,9 @@ def _attack(
 def _hold_idle(
     host: str, port: int, count: int, seconds: float, tally: Tally, tls: ssl.SSLContext | None
 ) -> None:
-    """``count`` connections that send nothing (with ``tls``: nothing after the handshake
-    and HTTP/2's preface), held for ``seconds`` from the first."""
+    """``count`` connections that send nothing (with ``tls``: nothing after the handshake,
+    HTTP/2's preface and the acknowledgement of the server's SETTINGS, as an idle client's
+    connection), held for ``seconds`` from the first."""
     until = time.monotonic() + seconds
     held = []
     for _ in range(count):
@@ -188,7 +189,9 @@ def _hold_idle(
             if tls is None:
                 held.append(socket.create_connection((host, port), timeout=10))
             else:
-                held.append(raw_h2.open_connection(host, port, tls=tls))
+                connection = raw_h2.open_connection(host, port, tls=tls, acknowledge=False)
+                raw_h2.acknowledged(connection)
+                held.append(connection)
             tally.sent += 1
         except OSError:
             tally.ended += 1
