@@ -49,6 +49,10 @@ server on loopback. Each row through the front also counts the lines the pod wro
 and server) that are not JSON. ``hop`` compares the server alone over TLS with the front
 over TLS; ``idle_connections`` holds 2,000 idle client connections (TLS done, HTTP/2
 preface sent) on the front while new clients call.
+
+``--hop [--front nghttpx-tls] [--front-flag=--SETTING=VALUE ...]`` runs only ``hop``, with
+those settings given to nghttpx after its conf, so one setting can be compared with the
+conf's in alternating runs.
 """
 
 from __future__ import annotations
@@ -757,11 +761,30 @@ def main(argv: list[str] | None = None) -> int:
         "(front/nghttpx.conf; nghttpx-tls: the TLS pod's, everyone over mutual TLS), and "
         "its hop's cost to a quiet caller",
     )  # fmt: skip
+    parser.add_argument(
+        "--hop", action="store_true",
+        help="only the front's hop (--front nghttpx-tls: over TLS both ways), with "
+        "--front-flag settings given to nghttpx after its conf",
+    )  # fmt: skip
+    parser.add_argument(
+        "--front-flag", action="append", metavar="FLAG",
+        help="with --hop: an nghttpx flag, e.g. --front-flag=--backend-http2-window-size=64K",
+    )  # fmt: skip
     options = parser.parse_args(argv)
     if options.cost is not None:
         checkout = options.checkout.resolve()
         costs = asyncio.run(cost_rows(checkout, options.cost or COST_ROWS))
         print(json.dumps({"checkout": str(options.checkout), **costs}))
+        return 0
+    if options.hop:
+        checkout = options.checkout.resolve()
+        flags = options.front_flag or []
+        if options.front == "nghttpx-tls":
+            with tempfile.TemporaryDirectory() as folder:
+                hop = front_hop(checkout, tls_run(Path(folder)), *flags)
+        else:
+            hop = front_hop(checkout, None, *flags)
+        print(json.dumps({"checkout": str(options.checkout), "front_flags": flags, **hop}))
         return 0
     if options.below:
         report = below(options.checkout.resolve(), options.attack_seconds, options.front)
