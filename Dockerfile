@@ -20,6 +20,7 @@ COPY pyproject.toml setup.py README.md ./
 COPY protos/ protos/
 COPY evaluators/ evaluators/
 COPY service/ service/
+COPY clients/python/ clients/python/
 RUN python3 -m venv /opt/venv
 ENV PATH=/opt/venv/bin:$PATH
 # Dependencies come from the project's own metadata (pyproject.toml), nothing else; setup.py

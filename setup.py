@@ -1,123 +1,61 @@
-"""Builds what is not plain Python: the compiled kernels and the contract's generated code.
-Everything else about the package is in pyproject.toml.
+"""Builds what is not plain Python: the compiled kernels and the contract's generated code,
+and carries the client. Everything else about the package is in pyproject.toml.
 
 Kernels: one CPython extension module per ``_*.c`` file under ``evaluators/kernels/``
-(and the reply writer under ``service/server/``), named for its file
+(and the reply writer under ``service/wire/``), named for its file
 (``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``), rebuilt when a header
 beside it changes (headers share structs between modules: a stale module would misread
 them). They use the C API alone (buffers in, buffers out), so a build needs gcc and the
 Python headers, no other package; ``pip install -e .`` compiles them in place.
 
+Client: the server's distribution carries ``handeval_client`` (``clients/python/``), whose
+generated code is the contract's one Python binding: the server imports its messages
+from there, so one process never registers the contract twice. The client is its own
+distribution too (``pip wheel clients/python``); no install looks it up on a package index.
+
 Contract: ``protos/`` is the one copy of the contract in git. The ``build_protos`` step
-(first of ``build``, so in an editable install too) writes into ``service/gen/``, as
-grpcio-health-checking builds its code: the protobuf/gRPC modules (grpcio-tools, a build
-requirement, not a runtime one), their ``.pyi`` stubs (mypy-protobuf: they type the gRPC
-stubs and servicer too, and each field carries the proto's doc comment), the descriptor
-set with comments that server reflection serves (``service.server.reflection``), and the
-``.proto`` files themselves (``handeval protos --out DIR`` writes them from the package).
-grpc_tools writes absolute imports (``from handeval.v1 import ...``); they are rewritten
-to live under ``service.gen``, so the generated package cannot clash with anything on
-sys.path. Their packages' ``__init__.py`` files are committed, so the package list is
-known before anything is generated. After editing a ``.proto``, ``pip install -e .
---no-deps`` regenerates.
+(first of ``build``, so in an editable install too) generates it with
+``clients/python/build_contract.py``: the contract into ``handeval_client/gen/`` (with the
+descriptor set that server reflection serves and the ``.proto`` files ``handeval protos``
+writes), the benchmarks' internal service into ``service/gen/``. After editing a
+``.proto``, ``pip install -e . --no-deps`` regenerates.
 """
 
 from __future__ import annotations
 
-import re
-import shutil
-import sysconfig
-import tempfile
+import sys
 from pathlib import Path
-from typing import ClassVar
 
-from setuptools import Command, Extension, setup
-from setuptools.command.build import build
+from setuptools import Extension, find_packages, setup
 
 ROOT = Path(__file__).resolve().parent
+CLIENT = ROOT / "clients" / "python"
+sys.path.insert(0, str(CLIENT))
+from build_contract import commands, generate  # noqa: E402
+
 KERNEL_SOURCES = sorted(
     [*Path("evaluators/kernels").glob("_*.c"), *Path("service/wire").glob("_*.c")]
 )
 PROTOS = ROOT / "protos"
-GENERATED = ROOT / "service" / "gen"
-PROTO_FILES = ("handeval/v1/handeval.proto", "handeval/bench/v1/bench.proto")
-"""Every proto we generate code for; the bench service is registered only by benchmarks."""
-DESCRIPTOR_SET = "handeval_descriptors.binpb"
-SHIPPED_PROTOS = "protos"
-_IMPORT = re.compile(r"^from (handeval(?:\.\w+)*) import", re.MULTILINE)
+CONTRACT = ("handeval/v1/handeval.proto",)
+BENCH = ("handeval/bench/v1/bench.proto",)
+"""The benchmarks' internal service: generated for the server's tree, never shipped."""
 
 
-def _plugin(name: str) -> str:
-    """``name=path`` of a mypy-protobuf plugin: on PATH in pip's isolated build, else
-    beside this Python (a venv's Python run without the venv activated)."""
-    path = shutil.which(name) or shutil.which(name, path=sysconfig.get_path("scripts"))
-    if path is None:
-        raise RuntimeError(f"{name} is missing: install mypy-protobuf (a build requirement)")
-    return f"{name}={path}"
-
-
-def _protoc(*args: str) -> None:
-    """protoc on our protos (google/rpc/status.proto is vendored beside them) and the
-    well-known types grpc_tools carries."""
-    from importlib import resources
-
-    from grpc_tools import protoc
-
-    includes = [f"-I{PROTOS}", f"-I{resources.files('grpc_tools') / '_proto'}"]
-    if protoc.main(["protoc", *includes, *args, *PROTO_FILES]) != 0:
-        raise RuntimeError(f"protoc failed on {PROTO_FILES}")
-
-
-def generate_contract(out: Path) -> None:
-    """Write the generated modules, stubs, descriptor set and .proto copies under ``out``."""
-    missing = [name for name in PROTO_FILES if not (PROTOS / name).is_file()]
-    if missing:
-        raise RuntimeError(f"{PROTOS} lacks {missing}: a build generates service/gen/ from it")
-    with tempfile.TemporaryDirectory() as tmp:
-        _protoc(
-            f"--python_out={tmp}",
-            f"--grpc_python_out={tmp}",
-            *(f"--plugin={_plugin(name)}" for name in ("protoc-gen-mypy", "protoc-gen-mypy_grpc")),
-            f"--mypy_out=quiet:{tmp}",
-            f"--mypy_grpc_out=quiet:{tmp}",
-        )
-        for path in sorted(Path(tmp).rglob("*.py*")):
-            target = out / path.relative_to(tmp)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(_IMPORT.sub(r"from service.gen.\1 import", path.read_text()))
-    _protoc("--include_source_info", f"--descriptor_set_out={out / DESCRIPTOR_SET}")
-    shutil.rmtree(out / SHIPPED_PROTOS, ignore_errors=True)
-    for proto in sorted(PROTOS.rglob("*.proto")):
-        if "node_modules" not in proto.parts:
-            target = out / SHIPPED_PROTOS / proto.relative_to(PROTOS)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(proto, target)
-
-
-class BuildProtos(Command):
-    """``build_protos``: generate the contract's code into ``service/gen/``."""
-
-    description = "generate service/gen/ from protos/"
-    user_options: ClassVar[list[tuple[str, str | None, str]]] = []
-
-    def initialize_options(self) -> None:
-        pass
-
-    def finalize_options(self) -> None:
-        pass
-
-    def run(self) -> None:
-        generate_contract(GENERATED)
-
-
-class Build(build):
-    """``build`` with ``build_protos`` first, so ``build_py`` finds the generated files."""
-
-    sub_commands: ClassVar = [("build_protos", None), *build.sub_commands]
+def _generate() -> None:
+    """The contract into the client's package; the benchmarks' internal service beside
+    the server's code."""
+    generate(PROTOS, CLIENT / "handeval_client" / "gen", CONTRACT, "handeval_client.gen", True)
+    generate(PROTOS, ROOT / "service" / "gen", BENCH, "service.gen", False)
 
 
 setup(
-    cmdclass={"build": Build, "build_protos": BuildProtos},
+    cmdclass=commands(_generate),
+    packages=[
+        *find_packages(include=["evaluators", "evaluators.*", "service", "service.*"]),
+        *find_packages(str(CLIENT), include=["handeval_client", "handeval_client.*"]),
+    ],
+    package_dir={"handeval_client": "clients/python/handeval_client"},
     ext_modules=[
         Extension(
             ".".join([*source.parent.parts, source.stem]),

@@ -73,19 +73,15 @@ from typing import Any
 
 import grpc
 import numpy as np
+from handeval_client import batch_request, evaluate_request, odds_request
+from handeval_client.channel import channel_options
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import transport_attacks
 from benchmarks.authority import TlsRun, tls_run
 from benchmarks.front import BEHIND_FRONT, FrontProcess, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from benchmarks.launcher import ServerProcess, start_server
-from service.client.typed_client import (
-    batch_request,
-    channel_options,
-    evaluate_request,
-    odds_request,
-)
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]

@@ -36,10 +36,10 @@ from typing import Any
 
 import grpc
 import numpy as np
+from handeval_client import batch_request, odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.raw_connection import RawConnection
-from service.client.typed_client import batch_request, odds_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 OWN_CONNECTION = [("grpc.use_local_subchannel_pool", 1)]
 ODDS_CALLS = 24

@@ -28,16 +28,17 @@ from dataclasses import dataclass, field
 import grpc
 import numpy as np
 import numpy.typing as npt
+from handeval_client import batch_request
+from handeval_client.client import batch_method
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.hands import NamedDeal
 from benchmarks.launcher import ServerProcess, start_server
 from evaluators.cards import card_text
 from evaluators.inputs import Game
-from service.client.typed_client import batch_method, batch_request
 from service.gen.handeval.bench.v1 import bench_pb2 as bench_pb
 from service.gen.handeval.bench.v1 import bench_pb2_grpc as bench_grpc
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 MAX_MESSAGE = 64 * 1024 * 1024
 START_TIMEOUT = 60.0

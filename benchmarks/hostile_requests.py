@@ -33,10 +33,10 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.deal import deal
 from evaluators.inputs import Game
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.limits import message_limits
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -2,7 +2,7 @@
 
 Follows Locust's gRPC example: gRPC made gevent-friendly before any channel opens, a
 ``grpc_interceptor.ClientInterceptor`` that times each call and fires Locust's ``request``
-event, one channel per user. Each user's channel is ``service.client.typed_client``'s (retries on
+event, one channel per user. Each user's channel is ``handeval_client.channel``'s (retries on
 UNAVAILABLE, client-side health checking, round_robin over every address of the host)
 with a subchannel pool of its own, so each user has its own connection, as separate
 clients would: users then spread over the pods behind a Service, or the processes behind
@@ -31,19 +31,16 @@ from typing import Any
 import grpc
 import grpc.experimental.gevent as grpc_gevent
 from grpc_interceptor import ClientInterceptor
+from handeval_client import batch_request, evaluate_request, parse_game
+from handeval_client.channel import channel_options
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from locust import User, events, task
 from locust.env import Environment
 from locust.exception import LocustError
 
 from evaluators.deal import deal
-from service.client.typed_client import (
-    batch_request,
-    channel_options,
-    evaluate_request,
-    parse_game,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from service.wire.enums import to_game
 
 grpc_gevent.init_gevent()
 
@@ -126,7 +123,9 @@ class HandevalUser(GrpcUser):
 
     def on_start(self) -> None:
         options = self.environment.parsed_options
-        game = parse_game(getattr(options, "handeval_game", "poker-high"))
+        game = to_game(parse_game(getattr(options, "handeval_game", "poker-high")))
+        if game is None:
+            raise ValueError("--handeval-game names a game this build lacks")
         batch_size = int(getattr(options, "handeval_batch_size", 100))
         seed = zlib.crc32(game.value.encode()) + next(self._users)
         singles = deal(game, DEALT_PER_USER, seed)

@@ -43,9 +43,8 @@ SERVERS = {
 def client(target: str, threads: int, start: Event, seconds: float, out: Any) -> None:
     """One load process: ``threads`` channels calling Evaluate for ``seconds`` after ``start``."""
     import grpc
-
-    from service.gen.handeval.v1 import handeval_pb2 as pb
-    from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+    from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+    from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
     request = pb.EvaluateRequest(
         game=pb.GAME_POKER_HIGH, hand=["Ah", "Kd"], table=["7c", "8d", "2s", "Jh", "3c"]

@@ -15,10 +15,11 @@ import statistics
 import time
 from collections.abc import Callable
 
+from handeval_client import HandevalClient, odds_request
+
 from benchmarks.launcher import start_server
 from evaluators.inputs import Game
 from evaluators.odds import odds, read_odds
-from service.client.typed_client import HandevalClient, odds_request
 
 HERO = "As Ks"
 VILLAIN = "Qd Qc"

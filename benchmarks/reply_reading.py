@@ -22,15 +22,17 @@ import time
 from collections.abc import Callable
 
 import numpy as np
+from handeval_client.batch import FIGURES, batch_result, read_batch_reply
+from handeval_client.batch import BatchResult as ReadResult
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.results import BatchResult
 from service.allocator import retain_freed_memory
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.wire.batch_reply import FIGURES, batch_result, read_batch_reply, serialized_columns
+from service.wire.batch_reply import serialized_columns
 
 HANDS = 100_000
 READS_PER_ROUND = 50
-Reader = Callable[[bytes], BatchResult]
+Reader = Callable[[bytes], ReadResult]
 
 
 def columns_reply(hands: int, seed: int = 1) -> tuple[bytes, BatchResult]:
@@ -45,7 +47,7 @@ def columns_reply(hands: int, seed: int = 1) -> tuple[bytes, BatchResult]:
     return serialized_columns(result), result
 
 
-def protobufs_reading(data: bytes) -> BatchResult:
+def protobufs_reading(data: bytes) -> ReadResult:
     return batch_result(pb.EvaluateBatchResponse.FromString(data))
 
 

@@ -34,8 +34,9 @@ import threading
 import time
 from dataclasses import dataclass, field
 
+from handeval_client import evaluate_request
+
 from benchmarks import raw_h2
-from service.client.typed_client import evaluate_request
 
 EVALUATE = "/handeval.v1.HandEvaluator/Evaluate"
 FRAMES_PER_WRITE = 100

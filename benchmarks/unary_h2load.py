@@ -38,9 +38,9 @@ from pathlib import Path
 
 import grpc
 from grpc_health.v1 import health_pb2
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from benchmarks.launcher import ROOT, ServerProcess, start_server
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 CONNECTIONS = 4
 STREAMS = 8

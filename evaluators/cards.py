@@ -7,8 +7,9 @@ Text is parsed once, at the edge; everything behind it computes on these ids.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import overload
 
 import numpy as np
@@ -28,7 +29,8 @@ TEN = 8
 
 _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "♠": 3}
 _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": TEN}
-_CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s"
+CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s (or X1, X2 for jokers)"
+"""What a refused card text is told: the notation in one line."""
 
 
 MAX_LISTED_VIOLATIONS = 10
@@ -124,6 +126,9 @@ def _build_text_to_id() -> dict[str, int]:
 
 
 _TEXT_TO_ID = _build_text_to_id()
+TEXT_TO_ID: Mapping[str, int] = MappingProxyType(_TEXT_TO_ID)
+"""Every accepted card spelling and its id (read-only): the client's catalogue is made
+from it (``service.wire.client_catalogue``)."""
 _ID_TO_TEXT = (*(RANKS[c >> 2] + SUITS[c & 3] for c in range(DECK_SIZE)), "X1", "X2")
 
 
@@ -136,7 +141,7 @@ def parse_card(text: str) -> int:
     """
     card = _TEXT_TO_ID.get(text)
     if card is None:
-        raise ValueError(f"{text!r} is not a card: {_CARD_HELP} (or X1, X2 for jokers)")
+        raise ValueError(f"{text!r} is not a card: {CARD_HELP}")
     return card
 
 

@@ -20,6 +20,7 @@ from typing import NoReturn
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.launcher import (
     ROOT,
@@ -29,7 +30,6 @@ from benchmarks.launcher import (
     server_env,
     start_server,
 )
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 __all__ = [
     "ROOT",
@@ -60,7 +60,9 @@ def layer_of(item: pytest.Item) -> str:
         return "e2e"
     folder = item.path.relative_to(TESTS).parts[0]
     if folder not in LAYERS:
-        raise pytest.UsageError(f"{item.path}: a test lives in one of tests/{{{','.join(LAYERS)}}}/")
+        raise pytest.UsageError(
+            f"{item.path}: a test lives in one of tests/{{{','.join(LAYERS)}}}/"
+        )
     return folder
 
 

@@ -174,7 +174,7 @@ def render_report(report: LoadReport) -> str:
         ("elapsed", f"{report.elapsed_s:.2f} s"),
         ("requests", str(report.requests)),
         ("requests/s", f"{report.requests_per_s:,.0f}"),
-        ("hands/s", f"{report.hands_per_s:,.0f}"),
+        *([] if spec.rpc is Rpc.ODDS else [("hands/s", f"{report.hands_per_s:,.0f}")]),
         ("latency p50", _ms(latency.p50) + " ms"),
         ("latency p90", _ms(latency.p90) + " ms"),
         ("latency p99", _ms(latency.p99) + " ms"),

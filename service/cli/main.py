@@ -27,21 +27,20 @@ from typing import Protocol, TypeAlias, TypeVar
 import grpc
 from google.protobuf import json_format
 from google.protobuf.message import Message
-
-from evaluators.inputs import Declaration, Game
-from service.cli import render
-from service.client.typed_client import (
+from handeval_client import (
     HandevalClient,
     HandevalError,
     evaluate_request,
     odds_request,
-    parse_declaration,
-    parse_ending,
     parse_game,
     showdown_request,
-    split_cards,
 )
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.requests import parse_declaration, parse_ending, split_cards
+
+from evaluators.inputs import Declaration, Game
+from service.cli import render
+from service.wire.enums import to_core, to_game
 
 M = TypeVar("M", bound=Message)
 """A response message."""
@@ -160,9 +159,12 @@ def argument_error(error: HandevalError) -> argparse.ArgumentTypeError:
 def game_arg(text: str) -> Game:
     """``--game``: a game by name, slug or alias, refused as argparse refuses a flag."""
     try:
-        return parse_game(text)
+        game = to_game(parse_game(text))
     except HandevalError as error:
         raise argument_error(error) from None
+    if game is None:
+        raise argparse.ArgumentTypeError(f"{text!r}: a game this build of the server lacks")
+    return game
 
 
 def _cards_arg(texts: Sequence[str]) -> list[str]:
@@ -179,9 +181,12 @@ def _player_arg(text: str) -> tuple[str, str]:
 def _declaration_arg(text: str) -> tuple[str, Declaration]:
     player, value = _player_arg(text)
     try:
-        return player, parse_declaration(value)
+        declared = to_core(Declaration, parse_declaration(value))
     except HandevalError as error:
         raise argument_error(error) from None
+    if declared is None:
+        raise argparse.ArgumentTypeError(f"{value!r}: a declaration this build lacks")
+    return player, declared
 
 
 def _ending_arg(text: str) -> str:
@@ -438,7 +443,7 @@ def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -
 
 
 def _run_protos(args: argparse.Namespace) -> int:
-    for relative, text in _shipped_protos(resources.files("service.gen") / "protos", ()):
+    for relative, text in _shipped_protos(resources.files("handeval_client.gen") / "protos", ()):
         target = args.out.joinpath(*relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text)

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 if TYPE_CHECKING:
     from evaluators.game_rules import Figure
@@ -138,7 +138,8 @@ def percent(probability: float) -> str:
 
 def render_odds(request: pb.OddsRequest, response: pb.OddsResponse) -> str:
     """Seats with their known cards (``?`` for each unknown one), share of the whole pot,
-    chance of taking (part of) each pot and of an instant win, all in per cent; then the
+    chance of taking (part of) each pot and of an instant win (where a seat has one), all in
+    per cent; then the
     redeal chance when there is one, and whether every run-out was counted or a sample."""
     lines = [f"{game_slug(request.game)} odds"]
     lines += _setting_lines(request.table, (), request.options)
@@ -147,6 +148,7 @@ def render_odds(request: pb.OddsRequest, response: pb.OddsResponse) -> str:
     hands = {seat.player: seat for seat in request.seats}
     declared = any(seat.declaration for seat in request.seats)
     pots = [pot.pot for pot in response.seats[0].pots] if response.seats else []
+    instant = any(odds.instant_win for odds in response.seats)  # only games that can
     rows = []
     for odds in response.seats:
         seat = hands.get(odds.player, pb.Seat())
@@ -155,9 +157,10 @@ def render_odds(request: pb.OddsRequest, response: pb.OddsResponse) -> str:
             row.append(enum_text(pb.Declaration, seat.declaration, "DECLARATION_"))
         row.append(percent(odds.share))
         row += [percent(pot.win) for pot in odds.pots]
-        rows.append([*row, percent(odds.instant_win)])
+        rows.append(row + ([percent(odds.instant_win)] if instant else []))
     header = ["player", "hand", *(["declares"] if declared else []), "share"]
-    lines += ["", table(rows, [*header, *(f"{pot} win" for pot in pots), "instant win"])]
+    header += [f"{pot} win" for pot in pots] + (["instant win"] if instant else [])
+    lines += ["", table(rows, header)]
     lines.append("")
     if response.redeal:
         lines.append(f"redeal: {percent(response.redeal)}")

@@ -26,7 +26,7 @@ A run starts once every channel is ready; when nothing answers (the connection r
 or no server SERVING) for ``FAIL_FAST_S``, it stops before the clock starts with gRPC's
 reason (LoadError), rather than wait out ``ready_timeout_s``.
 
-Channels come from ``service.client.typed_client`` (its retry service config, client-side health
+Channels come from ``handeval_client.channel`` (its retry service config, client-side health
 checking, round_robin), so several targets share the calls. By default each worker has a
 channel and a connection of its own (``channels="worker"``; a local subchannel pool keeps
 gRPC from sharing one connection between equal channels): more throughput here than one
@@ -50,19 +50,14 @@ from typing import Any
 import grpc
 import numpy as np
 from grpc_health.v1 import health_pb2
+from handeval_client import batch_request, evaluate_request, odds_request
+from handeval_client.channel import channel_options, channel_target
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import card_text
 from evaluators.deal import Deal, deal
 from evaluators.inputs import Declaration, Game
 from evaluators.registry import DEFAULT_GAME, GAMES
-from service.client.typed_client import (
-    batch_request,
-    channel_options,
-    channel_target,
-    evaluate_request,
-    odds_request,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 SERVICE = "/handeval.v1.HandEvaluator/"
 POOL_REQUESTS = 2048

@@ -177,6 +177,21 @@ class Settings:
     """With tracing on, a unary call that takes at least this long logs a ``slow_call`` line
     carrying its ``trace_id`` (the way from the log to the call's spans); 0: none."""
 
+    def changed(self) -> dict[str, Any]:
+        """The settings not at their defaults: what the ``start`` log line lists, so a
+        reader sees what this deployment set rather than every knob
+        (``handeval serve --help`` and docs/configuration.md give the defaults)."""
+        found = {}
+        for field in dataclasses.fields(self):
+            default = (
+                field.default_factory()
+                if field.default_factory is not dataclasses.MISSING
+                else field.default
+            )
+            if getattr(self, field.name) != default:
+                found[field.name] = getattr(self, field.name)
+        return found
+
     def odds_limits(self) -> OddsLimits:
         return OddsLimits(self.max_exact_runouts, self.odds_samples, self.max_odds_samples)
 

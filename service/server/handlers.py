@@ -11,8 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import grpc
-
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 SERVICE = pb.DESCRIPTOR.services_by_name["HandEvaluator"]
 """The evaluator's service as the proto describes it: its methods are what the servicer

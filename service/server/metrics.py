@@ -33,8 +33,8 @@ from pathlib import Path
 from typing import Any
 
 import grpc
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.limits import remaining_seconds
 

@@ -62,7 +62,7 @@ class DescribedPool:
 
 
 def commented_files() -> descriptor_pb2.FileDescriptorSet:
-    data = (resources.files("service.gen") / DESCRIPTOR_SET).read_bytes()
+    data = (resources.files("handeval_client.gen") / DESCRIPTOR_SET).read_bytes()
     return descriptor_pb2.FileDescriptorSet.FromString(data)
 
 

@@ -174,7 +174,7 @@ async def _serve(
         version=_version(),
         metrics_port=metrics_port,
         retain_freed_memory=retained,
-        settings=vars(settings),
+        settings=settings.changed(),
     )
     try:
         # Not in the pool: its threads run at nice 10, and on a busy machine a niced

@@ -30,6 +30,7 @@ import grpc
 from google.protobuf.message import Message
 from google.rpc.status_pb2 import Status
 from grpc_status import rpc_status
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.batch import open_batch, score_batch
 from evaluators.costs import BATCH_HAND_COST, CallCost, batch_cost
@@ -43,7 +44,6 @@ from evaluators.odds import (
 )
 from evaluators.registry import GAMES
 from evaluators.scoring import FIRST_CHUNK_HANDS, evaluate, showdown
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import metrics, trace_phases
 from service.server.drain import DRAINING_MESSAGE, Drain
 from service.server.errors import STOPPED, Unreadable, failure, reason, reply_too_large

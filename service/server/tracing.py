@@ -31,8 +31,8 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 from google.protobuf.message import Message
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import trace_phases
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.logs import log_event

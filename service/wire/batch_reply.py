@@ -1,10 +1,10 @@
-"""``EvaluateBatchResponse`` bytes: written straight from the result arrays, as protobuf
-would (the server), and read back with the columns left where they lie (the client).
+"""``EvaluateBatchResponse`` bytes written straight from the result arrays, as protobuf
+would; the client reads them back (``handeval_client.batch``).
 
 A batch reply is four packed repeated fields of up to millions of numbers, or (when the
 request set ``columns``) one ``BatchColumns`` of four fixed-width byte columns. Building the
-message from Python lists costs ~130 ns a number (``tolist`` plus protobuf's copy) and
-serialising it again later; encoding in numpy costs a few ns a number. The bytes equal
+message from Python lists would cost a ``tolist``, protobuf's copy and a serialisation
+of every number; encoding in numpy costs a few vector passes. The bytes equal
 protobuf's serialisation of that message (a test holds them so), and the servicer hands
 them to grpc as the reply, already serialised.
 
@@ -15,47 +15,26 @@ its length, then ``BatchColumns``' four bytes fields (tag, length, the column), 
 omitted when empty, written in C (``_columns.c``: one pass, no intermediate copy), or
 made first and filled in place by the scoring (``ColumnsReply``, one-pass poker). The
 columns cost a client one ``numpy.frombuffer`` each where packed varints cost it a
-protobuf parse of every number (~50 ns each, 20x the server's encoding).
+protobuf parse of every number.
 
-Field numbers come from the descriptor. Reading (``read_batch_reply``): a columns reply
-exactly as the writer lays it out (``columns_frame``) is sliced where it lies, half the
-client's CPU of protobuf's parse; anything else goes to protobuf.
+Field numbers come from the descriptor. The layout of a columns reply is stated once, in
+the client's ``columns_frame``, which reads a reply exactly so laid out where it lies; the
+compiled writer writes it from its own literals and a test holds the two equal.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import TypeAlias
-
 import numpy as np
 import numpy.typing as npt
+from handeval_client.batch import FIGURES, tag, varint
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.results import BatchResult
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import _columns
 
-FIGURES = ("strength", "low_strength", "value", "instant_win")
-"""A batch's figures: ``BatchResult``'s arrays, the reply's packed fields and its columns."""
 _PACKED_FIELDS = tuple(
     pb.EvaluateBatchResponse.DESCRIPTOR.fields_by_name[f].number for f in FIGURES
 )
-_COLUMNS_FIELD = pb.EvaluateBatchResponse.COLUMNS_FIELD_NUMBER
-_COLUMN_FIELDS = tuple(pb.BatchColumns.DESCRIPTOR.fields_by_name[f].number for f in FIGURES)
-_LENGTH_DELIMITED = 2
-
-
-def _tag(field_number: int) -> bytes:
-    return bytes([field_number << 3 | _LENGTH_DELIMITED])
-
-
-def varint(value: int) -> bytes:
-    """One non-negative int as a protobuf varint (7 bits a byte, low bits first)."""
-    out = bytearray()
-    while value > 0x7F:
-        out.append(value & 0x7F | 0x80)
-        value >>= 7
-    out.append(value)
-    return bytes(out)
 
 
 def varints(values: npt.NDArray[np.uint64]) -> bytes:
@@ -95,7 +74,7 @@ def zigzag(values: npt.NDArray[np.int64]) -> npt.NDArray[np.uint64]:
 def _packed_field(field_number: int, payload: bytes) -> bytes:
     if not payload:
         return b""
-    return _tag(field_number) + varint(len(payload)) + payload
+    return tag(field_number) + varint(len(payload)) + payload
 
 
 def serialized(result: BatchResult) -> bytes:
@@ -150,125 +129,3 @@ def reply_bytes(result: BatchResult | None, room: ColumnsReply | None) -> bytes:
     if room is None:
         raise ValueError("a batch scored in place needs the reply it was written into")
     return room.finish()
-
-
-def batch_result(response: pb.EvaluateBatchResponse) -> BatchResult:
-    """The figures of either reply layout in their column types (``COLUMN_DTYPES``: uint32,
-    uint32, int32, bool), so a caller's arithmetic does not depend on the layout asked for.
-    Columns are read with ``numpy.frombuffer`` (little-endian, as docs/api.md fixes them);
-    packed figures are narrowed by numpy, which raises OverflowError for one that does not
-    fit (no figure of ours does: ``serialized_columns`` holds every game's to them)."""
-    if response.HasField("columns"):
-        return _from_columns(*(getattr(response.columns, figure) for figure in FIGURES))
-    strength_type, low_type, value_type, _ = COLUMN_DTYPES
-    return BatchResult(
-        strength=np.array(response.strength, dtype=strength_type),
-        low_strength=np.array(response.low_strength, dtype=low_type),
-        value=np.array(response.value, dtype=value_type),
-        instant_win=np.array(response.instant_win, dtype=np.bool_),
-    )
-
-
-Buffer: TypeAlias = bytes | memoryview
-COLUMN_DTYPES = ("<u4", "<u4", "<i4", "u1")
-"""Each column's type on the wire (docs/api.md), in ``FIGURES`` order; a client's figures
-come in these (``instant_win`` as bool), whichever layout it asked for."""
-_COLUMN_WIDTHS = tuple(np.dtype(dtype).itemsize for dtype in COLUMN_DTYPES)
-_HAND_BYTES = sum(_COLUMN_WIDTHS)
-
-
-def _from_columns(
-    strength: Buffer, low_strength: Buffer, value: Buffer, instant_win: Buffer
-) -> BatchResult:
-    """The columns as read-only arrays over the reply's own bytes: no copy, no widening
-    (widening 100,000 hands to 64 bits was a tenth of a client's CPU a call). A wire byte
-    other than 0 or 1 in ``instant_win`` is read as true, as protobuf reads a bool."""
-    strength_type, low_type, value_type, win_type = COLUMN_DTYPES
-    wins = np.frombuffer(instant_win, dtype=win_type)
-    return BatchResult(
-        strength=np.frombuffer(strength, dtype=strength_type),
-        low_strength=np.frombuffer(low_strength, dtype=low_type),
-        value=np.frombuffer(value, dtype=value_type),
-        instant_win=wins.view(np.bool_) if wins.max(initial=0) <= 1 else wins.astype(np.bool_),
-    )
-
-
-@functools.lru_cache(maxsize=64)
-def columns_frame(hands: int) -> tuple[bytes, tuple[tuple[bytes, int], ...]]:
-    """The layout of a columns reply of ``hands`` hands, as ``serialized_columns`` writes
-    it: the ``columns`` field's tag and length, then each column's (tag and length, the
-    column's byte count), in ``FIGURES`` order: what the reader expects. The compiled
-    writer (``_columns.c``) writes it from its own literals; a test holds the two equal.
-    Cached, as a client reads replies of a few sizes again and again."""
-    columns = tuple(
-        (_tag(number) + varint(width * hands), width * hands)
-        for number, width in zip(_COLUMN_FIELDS, _COLUMN_WIDTHS, strict=True)
-    )
-    body = sum(len(head) + size for head, size in columns)
-    return _tag(_COLUMNS_FIELD) + varint(body), columns
-
-
-def _varint_size(value: int) -> int:
-    return max(1, -(-value.bit_length() // 7))
-
-
-def _reply_size(hands: int) -> int:
-    """The bytes of a columns reply of ``hands`` hands (``columns_frame``'s total)."""
-    body = sum(1 + _varint_size(width * hands) + width * hands for width in _COLUMN_WIDTHS)
-    return 1 + _varint_size(body) + body
-
-
-_MOST_FRAMING = 1 + 10 + len(FIGURES) * (1 + 10)
-"""The most bytes of tags and lengths a columns reply can hold (varints of 10 bytes)."""
-
-
-@functools.lru_cache(maxsize=64)
-def _hands_in(size: int) -> int | None:
-    """The hand count of a columns reply of ``size`` bytes; None if no count gives that
-    size. ``_HAND_BYTES`` a hand plus at most ``_MOST_FRAMING``, and the framing grows with
-    the count, so at most one fits (about four are tried); cached like ``columns_frame``."""
-    least = max(1, (size - _MOST_FRAMING) // _HAND_BYTES)
-    fits = (h for h in range(least, size // _HAND_BYTES + 1) if _reply_size(h) == size)
-    return next(fits, None)
-
-
-def _columns_in_place(data: bytes) -> list[memoryview] | None:
-    """The columns of ``data`` sliced where they lie, when ``data`` is exactly a columns
-    reply of one or more hands as ``columns_frame`` lays it out; else None.
-
-    The hand count follows from the length (``_hands_in``), and the framing is then
-    compared byte for byte: no protobuf parsing.
-    """
-    hands = _hands_in(len(data))
-    if hands is None:
-        return None
-    view = memoryview(data)
-    head, columns = columns_frame(hands)
-    if view[: len(head)] != head:
-        return None
-    at, found = len(head), []
-    for column_head, size in columns:
-        if view[at : at + len(column_head)] != column_head:
-            return None
-        at += len(column_head)
-        found.append(view[at : at + size])
-        at += size
-    return found
-
-
-def read_batch_reply(data: bytes) -> BatchResult:
-    """An ``EvaluateBatchResponse``'s bytes as ``batch_result`` reads them, the columns
-    read where they lie in ``data``.
-
-    protobuf would copy a column reply twice before numpy sees it (into its arena, then
-    into a new ``bytes`` on each field read): 2.6 MB and some 650 fresh pages for 100,000
-    hands, twice the client's CPU. A reply exactly as ``serialized_columns`` writes it is
-    sliced here instead (``columns_frame``, the writer's own layout); anything else
-    (packed figures, an empty batch, fields in another order, repeated or unknown) goes
-    to protobuf's parser, which also raises on bytes that are no message.
-    """
-    columns = _columns_in_place(data)
-    if columns is not None:
-        strength, low_strength, value, instant_win = columns
-        return _from_columns(strength, low_strength, value, instant_win)
-    return batch_result(pb.EvaluateBatchResponse.FromString(data))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 _HANDS, _TABLES = 2, 4
 _VARINT, _FIXED64, _LENGTH_DELIMITED, _FIXED32 = 0, 1, 2, 5

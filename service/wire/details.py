@@ -27,11 +27,11 @@ from typing import Any
 from google.protobuf import message_factory
 from google.protobuf.descriptor import Descriptor, FieldDescriptor
 from google.protobuf.message import Message
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import card_text, parse_card
 from evaluators.registry import DETAILS
 from evaluators.results import Detail
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire.enums import enum_map
 
 Step = Callable[[Any], Any]

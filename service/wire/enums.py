@@ -13,8 +13,9 @@ import functools
 import re
 from typing import Any, TypeVar
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from evaluators.inputs import Game
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 E = TypeVar("E", bound=enum.Enum)
 

@@ -11,11 +11,12 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from evaluators.cards import card_text, parse_card
 from evaluators.odds import Odds, serves_odds
 from evaluators.registry import GameRules
 from evaluators.results import Detail, Evaluation, ShowdownOutcome
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import _evaluation
 from service.wire.details import detail_from_wire, detail_to_wire
 from service.wire.enums import game_value

@@ -31,8 +31,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from evaluators.cards import DECK_SIZE, JOKERS
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 DECK_CARDS = DECK_SIZE + len(JOKERS)
 MAX_SEATS = DECK_CARDS

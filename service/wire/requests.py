@@ -11,6 +11,8 @@ import dataclasses
 import itertools
 from collections.abc import Iterable
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from evaluators.cards import InvalidRequest, Violation
 from evaluators.inputs import Declaration, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.odds import OddsRequest, OddsSeatText, read_odds
@@ -22,7 +24,6 @@ from evaluators.validation import (
     read_plain_ids,
     read_showdown,
 )
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import _evaluation
 from service.wire.enums import to_core, to_game
 from service.wire.request_limits import (

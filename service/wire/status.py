@@ -1,11 +1,11 @@
-"""``google.rpc.Status`` with BadRequest field violations: written (server, in-process CLI)
-and read (client), so both halves of its message format are stated here once, with the
-codes of the refusals the core and the request limits raise (``refusal``).
+"""``google.rpc.Status`` with BadRequest field violations, as the server (and the in-process
+CLI) writes them, with the codes of the refusals the core and the request limits raise
+(``refusal``).
 
-A refusal's message is ``lead: field: description (and N more problems)``: the first
-violation restated for logs that keep only the message; the BadRequest detail lists the
-violations (``cap``ped). Texts are clipped to ``MAX_TEXT``, so a status stays well within
-gRPC's trailing-metadata limit (8 KiB by default).
+The message's format is the client's (``handeval_client.errors.summary``), which reads it
+back: the first violation restated for logs that keep only the message; the BadRequest
+detail lists the violations (``cap``ped). Texts are clipped to ``MAX_TEXT``, so a status
+stays well within gRPC's trailing-metadata limit (8 KiB by default).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+from handeval_client.errors import summary
 
 from evaluators.batch import BatchTooLarge
 from evaluators.cards import InvalidRequest, Violation, cap, problem_count
@@ -53,10 +54,7 @@ def status(code: int, message: str, violations: Sequence[Violation] = ()) -> sta
 
 def _summary(message: str, violations: Sequence[Violation]) -> str:
     first = violations[0]
-    text = f"{message}: {first.field}: {first.message}"
-    if (more := problem_count(violations) - 1) > 0:
-        text += f" (and {more} more problem{'s' if more > 1 else ''})"
-    return text
+    return summary(message, first.field, first.message, problem_count(violations))
 
 
 def invalid_argument(violations: Sequence[Violation]) -> status_pb2.Status:
@@ -77,23 +75,3 @@ def refusal(error: Exception) -> status_pb2.Status | None:
     if isinstance(error, OVER_A_LIMIT):
         return status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     return None
-
-
-def violations(status: status_pb2.Status) -> list[tuple[str, str]]:
-    """Every ``(field, description)`` of the BadRequest details ``status`` carries."""
-    found: list[tuple[str, str]] = []
-    for any_detail in status.details:
-        if any_detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-            bad_request = error_details_pb2.BadRequest()
-            any_detail.Unpack(bad_request)
-            found += [(v.field, v.description) for v in bad_request.field_violations]
-    return found
-
-
-def lead(message: str, violations: Sequence[tuple[str, str]]) -> str:
-    """``message`` without its restatement of the first violation (``_summary``'s form)."""
-    if violations:
-        lead, found, _ = message.partition(f": {violations[0][0]}: ")
-        if found:
-            return lead
-    return message

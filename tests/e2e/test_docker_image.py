@@ -29,10 +29,10 @@ from typing import Any
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2
+from handeval_client import HandevalClient
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.client.typed_client import HandevalClient
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from tests.conftest import ROOT, health_status, unavailable
 from tests.integration.test_metrics_http import scrape
 

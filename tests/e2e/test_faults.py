@@ -22,17 +22,12 @@ from typing import Any
 
 import grpc
 import numpy as np
+from handeval_client import HandevalClient, HandevalError, batch_request, evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import soak
 from service.client.load import LoadReport, LoadSpec, run_load
-from service.client.typed_client import (
-    HandevalClient,
-    HandevalError,
-    batch_request,
-    evaluate_request,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+from handeval_client import HandevalClient, HandevalError
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,8 +26,6 @@ from evaluators.inputs import Declaration, Game, Options
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
-from service.client.typed_client import HandevalClient, HandevalError
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.errors import Unreadable
 from service.server.limits import message_limits
 from service.server.servicer import SERVICE, _reader

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from handeval_client import HandevalClient, HandevalError, evaluate_request
 
-from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
 from tests.conftest import ServerProcess, npm_ci, require_tool
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "node"

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING, Any
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import require_tool
 from tests.integration.test_metrics import BAD, GOOD
 

@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, start_server
 
 METHODS = ("Evaluate", "EvaluateStream", "EvaluateBatch", "Showdown", "ListGames")

@@ -7,6 +7,8 @@ from collections.abc import Iterator
 
 import numpy as np
 import pytest
+from handeval_client import HandevalClient, HandevalError, batch_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from benchmarks.launcher import ServerProcess
 from evaluators.batch import evaluate_batch
@@ -14,8 +16,6 @@ from evaluators.deal import deal
 from evaluators.inputs import Game, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
-from service.client.typed_client import HandevalClient, HandevalError, batch_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 HANDS = 3000
 OPTIONS = [Options(), Options(ace_low=True), Options(hit_runs_only=True)]

@@ -71,20 +71,21 @@ ODDS_FLOP_A = [
 ]
 
 
-def test_odds_prints_each_seats_chances_and_how_they_were_counted(
+def test_odds_prints_each_seats_chances_and_how_they_were_counted_without_instant_wins(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, _ = in_process(capsys, *ODDS_POKER_TURN)
     assert code == EXIT_OK
     lines = out.splitlines()
     assert lines[:3] == ["poker-high odds", "table: 2c 7d 9h Qs", "dead: Qc"]
-    assert lines[4].split() == ["player", "hand", "share", "whole", "win", "instant", "win"]
+    # Poker has no instant win: no column that could only ever say 0.
+    assert lines[4].split() == ["player", "hand", "share", "whole", "win"]
     assert lines[5].split()[:3] == ["alice", "As", "Ks"]
     assert lines[6].split()[:3] == ["bob", "Qd", "?"]
     assert lines[-1] == "exact: every one of 1,892 run-outs"
 
 
-def test_sampled_odds_say_their_count_seed_and_standard_error(
+def test_sampled_odds_of_a_discard_game_show_instant_wins_and_say_their_count_seed_and_error(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code, out, _ = in_process(capsys, *ODDS_NUMBERS)

@@ -1,6 +1,6 @@
 """The typed client against the real server started as a subprocess: every method, retries
 and round_robin over two servers (request building and error mapping in process:
-tests/unit/service/client/test_typed_client.py)."""
+tests.unit.handeval_client.test_client.py)."""
 
 from __future__ import annotations
 
@@ -14,10 +14,7 @@ from fractions import Fraction
 import grpc
 import numpy as np
 import pytest
-
-from evaluators.cards import parse_card
-from evaluators.inputs import Game, Options, TonkEnding
-from service.client.typed_client import (
+from handeval_client import (
     HandevalClient,
     HandevalError,
     detail,
@@ -25,9 +22,13 @@ from service.client.typed_client import (
     parse_game,
     share,
 )
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
+from evaluators.cards import parse_card
+from evaluators.inputs import Game, Options, TonkEnding
+from service.wire.enums import game_value
 from tests.conftest import ServerProcess
-from tests.unit.service.client.test_typed_client import refusal
+from tests.unit.handeval_client.test_client import refusal
 
 
 def free_port() -> int:
@@ -137,7 +138,7 @@ def test_showdown_refusal_names_the_seat_field(client: HandevalClient) -> None:
 
 def test_list_games_names_every_game(client: HandevalClient) -> None:
     games = client.list_games().games
-    assert {parse_game(g.game) for g in games} == set(Game)
+    assert {parse_game(g.game) for g in games} == {game_value(game) for game in Game}
 
 
 def test_health_is_serving_overall_and_for_the_evaluator(client: HandevalClient) -> None:

@@ -12,11 +12,11 @@ from collections.abc import Callable
 
 import grpc
 import numpy as np
+from handeval_client import batch_request, evaluate_request, odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.raw_connection import RawConnection
-from service.client.typed_client import batch_request, evaluate_request, odds_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"

@@ -18,10 +18,10 @@ from collections.abc import Callable
 
 import grpc
 from grpc_health.v1 import health_pb2
+from handeval_client import evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import raw_h2
-from service.client.typed_client import evaluate_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ROOT, ServerProcess, health_status
 
 REQUEST = evaluate_request("poker", "Ah Kh Qh Jh Th 2c 3d")

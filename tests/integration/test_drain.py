@@ -11,9 +11,9 @@ from collections import Counter
 from collections.abc import Callable
 
 import grpc
+from handeval_client import evaluate_request, odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-from service.client.typed_client import evaluate_request, odds_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.drain import DRAINING_MESSAGE
 from service.server.serve import DRAIN_NOTICE_SECONDS
 from tests.conftest import ServerProcess

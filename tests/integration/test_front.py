@@ -20,13 +20,13 @@ from pathlib import Path
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2
+from handeval_client import evaluate_request, odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.front import BEHIND_FRONT, FrontProcess, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from evaluators.odds.plan import OddsLimits, odds_cost, plan_odds
-from service.client.typed_client import evaluate_request, odds_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.limits import PEER_FULL
 from service.wire.requests import to_odds_request
 from tests.conftest import ROOT, ServerProcess, health_status, require_tool

@@ -22,12 +22,12 @@ from pathlib import Path
 
 import grpc
 import pytest
+from handeval_client import HandevalClient, HandevalError, evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import raw_h2
 from benchmarks.authority import Authority, Issued
 from benchmarks.front import BEHIND_FRONT, FrontProcess, nghttpx, start_front
-from service.client.typed_client import HandevalClient, HandevalError, evaluate_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.tls import ServerFiles, client_credentials
 from tests.conftest import ServerProcess, health_status, unavailable
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import grpc
 import pytest
+from handeval_client import evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.transport_attacks import log_flood
-from service.client.typed_client import evaluate_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.logs import NOISE_PER_SECOND
 from tests.conftest import ServerProcess
 from tests.integration.test_tls import Authority, client, start_tls

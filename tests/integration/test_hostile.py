@@ -11,10 +11,10 @@ from collections.abc import Callable
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
+from handeval_client import evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-from service.client.typed_client import evaluate_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, health_status
 from tests.integration.test_limits import HAND, SLOW_BATCH, OpenStream
 from tests.integration.test_metrics import rpc, scrape_until, value

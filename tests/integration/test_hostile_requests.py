@@ -12,10 +12,10 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.hostile_requests import Cost, attacks, measure, reference_batch
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.wire.request_limits import MAX_REQUEST_BYTES, MAX_SEATS
 from tests.conftest import ServerProcess, start_server
 

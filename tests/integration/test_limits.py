@@ -13,15 +13,10 @@ import grpc
 import numpy as np
 import pytest
 from grpc_health.v1 import health_pb2
+from handeval_client import HandevalClient, HandevalError, evaluate_request, odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-from service.client.typed_client import (
-    HandevalClient,
-    HandevalError,
-    evaluate_request,
-    odds_request,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess, health_status
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import grpc
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from prometheus_client.parser import text_string_to_metric_families
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.unit.service.server.test_metrics import BAD, GOOD, POKER, call_error, rpc
 
 if TYPE_CHECKING:

@@ -15,10 +15,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+from handeval_client import evaluate_request
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks.hostile_requests import cpu_seconds, status_kib
-from service.client.typed_client import evaluate_request
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.metrics_http import (
     MAX_CONNECTIONS,
     RENDER_EVERY_S,

@@ -1,8 +1,8 @@
 """The Odds lane's width holds across worker processes: a real server with ``--workers 2
 --odds-threads 1`` and Odds calls on connections of their own (so on both workers) runs
 their run-outs one at a time, seen in the ``handeval.odds.runouts`` spans each worker
-exports (``tests.integration.test_tracing``'s receiver; ``process.pid`` tells the workers apart), and
-answers every one."""
+exports (``tests.integration.test_tracing``'s receiver; ``process.pid`` tells the workers
+apart), and answers every one."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 import grpc
 import pytest
+from handeval_client import odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from opentelemetry.proto.trace.v1.trace_pb2 import Span
 
 from benchmarks.otlp_receiver import Receiver, receiving
-from service.client.typed_client import odds_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.conftest import ServerProcess
 
 CALLS = 16

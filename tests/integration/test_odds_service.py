@@ -9,16 +9,11 @@ from collections.abc import Callable
 
 import grpc
 import pytest
+from handeval_client import HandevalClient, HandevalError, odds_request, showdown_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.requests import SeatIn
 
 from evaluators.odds import odds
-from service.client.typed_client import (
-    HandevalClient,
-    HandevalError,
-    SeatIn,
-    odds_request,
-    showdown_request,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import replies, requests
 from tests.conftest import ServerProcess
 from tests.integration.test_metrics import rpc, scrape_until, value

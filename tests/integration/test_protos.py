@@ -65,7 +65,8 @@ def test_the_wheel_carries_the_protos_and_the_commented_descriptors(tmp_path: Pa
     (wheel,) = tmp_path.glob("handeval-*.whl")
     names = set(zipfile.ZipFile(wheel).namelist())
     assert {
-        "service/gen/protos/handeval/v1/handeval.proto",
-        "service/gen/protos/google/rpc/status.proto",
-        "service/gen/handeval_descriptors.binpb",
+        "handeval_client/gen/protos/handeval/v1/handeval.proto",
+        "handeval_client/gen/protos/google/rpc/status.proto",
+        "handeval_client/gen/handeval_descriptors.binpb",
     } <= names
+    assert not [name for name in names if name.endswith("bench.proto")], "bench is internal"

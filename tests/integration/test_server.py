@@ -20,14 +20,14 @@ from grpc_reflection.v1alpha.proto_reflection_descriptor_database import (
     ProtoReflectionDescriptorDatabase,
 )
 from grpc_status import rpc_status
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from evaluators.cards import parse_card
 from evaluators.inputs import Game, TonkEnding
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.build import (
     SERVICE_NAME,
 )

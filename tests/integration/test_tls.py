@@ -13,9 +13,9 @@ from typing import Any
 
 import grpc
 import pytest
+from handeval_client import HandevalClient, HandevalError
 
 from benchmarks.authority import Authority, Issued
-from service.client.typed_client import HandevalClient, HandevalError
 from service.server.tls import CertificateError, ServerFiles, client_credentials, read_files
 from tests.conftest import ServerProcess, health_status
 

@@ -9,12 +9,12 @@ from collections.abc import Callable
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from evaluators.inputs import Game, Options, TonkEnding
 from evaluators.scoring import showdown
 from evaluators.validation import read_showdown
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.wire import enums, replies
 from tests.conftest import ServerProcess
 from tests.integration.test_metrics import scrape_until, value

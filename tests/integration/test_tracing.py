@@ -11,16 +11,16 @@ from collections.abc import Callable, Iterator
 import grpc
 import numpy as np
 import pytest
-from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
-
-from benchmarks.otlp_receiver import Receiver, attributes, receiving
-from service.client.typed_client import (
+from handeval_client import (
     HandevalClient,
     HandevalError,
     batch_request,
     evaluate_request,
     odds_request,
 )
+from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
+
+from benchmarks.otlp_receiver import Receiver, attributes, receiving
 from service.server.servicer import INLINE_BATCH_HANDS
 from tests.conftest import ServerProcess
 

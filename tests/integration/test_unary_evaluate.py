@@ -14,8 +14,8 @@ import grpc
 import pytest
 from google.rpc import error_details_pb2
 from grpc_status import rpc_status
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from tests.conftest import ServerProcess
 from tests.integration.test_metrics import rpc, scrape_until, value
 

@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import grpc
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from tests.integration.test_metrics import GOOD, rpc, scrape, scrape_until, value
 
 if TYPE_CHECKING:

@@ -231,8 +231,10 @@ def test_every_copied_path_is_in_the_build_context() -> None:
         "protos",
         "evaluators",
         "service",
+        "clients",
         "front",
     }
+    assert {name.split("/")[1] for name in context if name.startswith("clients/")} == {"python"}
     assert [name for name in context if name.startswith("front/")] == ["front/nghttpx.conf"]
     assert "protos/handeval/v1/handeval.proto" in context
     assert all(name.endswith(".proto") for name in context if name.startswith("protos/"))

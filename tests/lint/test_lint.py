@@ -81,6 +81,22 @@ def test_the_client_never_imports_the_cli() -> None:
     assert _reaching("client", ("service.cli",)) == []
 
 
+CLIENT_MAY_IMPORT = ("handeval_client", "grpc", "grpc_health", "grpc_status", "google", "numpy")
+"""The client distribution's runtime needs (its pyproject.toml), and itself."""
+
+
+def test_the_client_package_imports_only_its_dependencies_and_the_standard_library() -> None:
+    """``handeval_client`` installs alone: nothing of the server, the core, the benchmarks
+    or the tests, and no package its wheel does not declare."""
+    offenders = [
+        f"{path}: {name}"
+        for path, name in _imports(ROOT / "clients" / "python" / "handeval_client")
+        if "/gen/" not in path
+        and name.split(".")[0] not in (*CLIENT_MAY_IMPORT, *sys.stdlib_module_names)
+    ]
+    assert offenders == []
+
+
 def test_the_wire_layer_imports_neither_server_nor_client_nor_cli() -> None:
     assert _reaching("wire", ("service.server", "service.client", "service.cli")) == []
 

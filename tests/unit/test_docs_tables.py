@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from evaluators.registry import GAMES
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.config import configuration_table
 from service.wire import replies
 

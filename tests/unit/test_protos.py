@@ -42,3 +42,10 @@ def test_handeval_protos_writes_files_that_compile_on_their_own(tmp_path: Path) 
     assert (tmp_path / "handeval" / "v1" / "handeval.proto").read_text() == (
         PROTOS / "handeval" / "v1" / "handeval.proto"
     ).read_text()
+
+
+def test_handeval_protos_writes_the_contract_and_nothing_internal(tmp_path: Path) -> None:
+    """The benchmarks' bench.proto is no part of the contract callers build against."""
+    assert main(["protos", "--out", str(tmp_path)]) == 0
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*.proto"))
+    assert written == ["google/rpc/status.proto", "handeval/v1/handeval.proto"]

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from benchmarks import unary_h2load
-from service.gen.handeval.v1 import handeval_pb2 as pb
 
 
 def test_h2load_bodies_are_one_framed_message_each() -> None:

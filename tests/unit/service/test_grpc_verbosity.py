@@ -19,7 +19,7 @@ def _run(code: str, **env: str) -> str:
 
 
 def test_importing_the_client_or_the_server_leaves_grpc_verbosity_unset() -> None:
-    code = "import os, service.client.typed_client, service.server.serve; "
+    code = "import os, handeval_client, service.server.serve; "
     assert _run(code + "print(os.environ.get('GRPC_VERBOSITY'))") == "None"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
@@ -19,7 +20,6 @@ from service.client.load import (
     build_pool,
     run_load,
 )
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import requests
 
 

@@ -6,12 +6,12 @@ import logging
 
 import pytest
 from google.rpc import code_pb2
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.batch import BatchTooLarge
 from evaluators.cards import InvalidRequest, Violation
 from evaluators.odds import OddsStopped, TooManySamples
 from evaluators.scoring import BatchCancelled
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.errors import Unreadable, failure, reason, reply_too_large, request_shape
 from service.server.limits import OverBudget
 from service.wire.request_limits import RequestTooLarge

@@ -3,7 +3,8 @@ pool's default slots (each against a real server: tests/test_limits.py)."""
 
 from __future__ import annotations
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+
 from service.server.limits import (
     MAX_HAND_BYTES,
     MAX_TABLE_BYTES,

@@ -13,10 +13,10 @@ from typing import NamedTuple
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
-from service.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from service.server.limits import CostAdmission, cost_budgets
 from service.server.metrics import (
     GAMES,

@@ -13,9 +13,9 @@ from concurrent import futures
 from typing import Any
 
 import grpc
+from handeval_client import odds_request
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.client.typed_client import odds_request
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import SERVICE
 from service.server.limits import CostAdmission, cost_budgets, odds_lane_width
 from service.server.odds_lane import OddsLane

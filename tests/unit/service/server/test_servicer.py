@@ -10,8 +10,8 @@ from concurrent import futures
 
 import grpc
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import errors, servicer
 from service.server.limits import CostAdmission, cost_budgets
 from service.server.logs import JsonLines

@@ -9,9 +9,9 @@ import subprocess
 import sys
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from opentelemetry.sdk.trace import TracerProvider
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server import trace_phases, tracing
 from service.wire.requests import read_plain_evaluate
 from tests.conftest import server_env

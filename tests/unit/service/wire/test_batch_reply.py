@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from google.protobuf.message import DecodeError
+from handeval_client import batch as client_batch
+from handeval_client.batch import batch_result, read_batch_reply
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluators.results import BatchResult
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import batch_reply
-from service.wire.batch_reply import batch_result, read_batch_reply
 
 U64 = st.integers(0, 2**64 - 1)
 I64 = st.integers(-(2**63), 2**63 - 1)
@@ -241,7 +242,7 @@ def test_every_column_reply_the_writer_writes_is_sliced_where_it_lies(size: int)
     4 x 4096 = 16 KiB), so the reader finds the hand count from the length alone."""
     result = random_result(size, 5)
     data = batch_reply.serialized_columns(result)
-    columns = batch_reply._columns_in_place(data)
+    columns = client_batch._columns_in_place(data)
     assert columns is not None and all(column.obj is data for column in columns)
     for column, figure, dtype in zip(
         columns, batch_reply.FIGURES, ("<u4", "<u4", "<i4", "u1"), strict=True
@@ -254,7 +255,7 @@ def test_the_columns_frame_is_what_the_compiled_writer_writes() -> None:
     writer's literals must agree with it (and protobuf with both, above)."""
     for size in (1, 32, 4096):
         data = batch_reply.serialized_columns(random_result(size, 6))
-        head, columns = batch_reply.columns_frame(size)
+        head, columns = client_batch.columns_frame(size)
         assert data.startswith(head)
         at = len(head)
         for column_head, length in columns:
@@ -267,14 +268,14 @@ def test_bytes_that_only_look_like_a_column_reply_go_to_protobuf() -> None:
     """A reply of the right length whose columns come in another order is no reply the
     writer wrote: protobuf's parser reads it."""
     data = batch_reply.serialized_columns(random_result(7, 8))
-    head, columns = batch_reply.columns_frame(7)
+    head, columns = client_batch.columns_frame(7)
     segments, at = [], len(head)
     for column_head, length in columns:
         segments.append(data[at : at + len(column_head) + length])
         at += len(column_head) + length
     reordered = head + segments[1] + segments[0] + b"".join(segments[2:])
     assert len(reordered) == len(data)
-    assert batch_reply._columns_in_place(reordered) is None
+    assert client_batch._columns_in_place(reordered) is None
     assert_same(read_batch_reply(reordered), protobufs_reading(reordered))
 
 

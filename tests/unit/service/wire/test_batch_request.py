@@ -7,8 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from google.protobuf.message import DecodeError
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire.batch_request import WALK_FROM_BYTES, BatchCall, read_batch_call
 
 LARGE = WALK_FROM_BYTES + 7

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from google.protobuf import json_format
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import card_text, parse_card
 from evaluators.deal import deal
@@ -13,7 +14,6 @@ from evaluators.registry import GAMES
 from evaluators.results import Evaluation
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import replies
 from service.wire.enums import game_value
 from tests.unit.games.examples import examples

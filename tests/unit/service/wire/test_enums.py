@@ -13,9 +13,9 @@ import typing
 from typing import Any
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.inputs import Declaration, Game, TonkEnding
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import enums
 from service.wire.details import detail_types
 

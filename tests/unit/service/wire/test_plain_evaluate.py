@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import DECK_SIZE, JOKERS, InvalidRequest, card_text
 from evaluators.deal import deal
 from evaluators.inputs import Game
 from evaluators.scoring import evaluate
 from evaluators.validation import CANONICAL_IDS, read_hand
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.servicer import _evaluate, _plain_evaluate
 from service.wire import _evaluation, replies
 from service.wire.enums import game_value

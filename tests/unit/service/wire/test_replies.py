@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import card_text
 from evaluators.deal import deal
@@ -17,7 +18,6 @@ from evaluators.results import (
 )
 from evaluators.scoring import evaluate
 from evaluators.validation import read_hand
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import enums, replies
 from service.wire.enums import game_value
 

@@ -8,13 +8,13 @@ from collections.abc import Callable
 
 import pytest
 from google.rpc import code_pb2
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import card_text
 from evaluators.inputs import Declaration, Game, TonkEnding
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import SeatText, read_hand, read_showdown
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.errors import Unreadable
 from service.server.limits import message_limits
 from service.server.servicer import _reader

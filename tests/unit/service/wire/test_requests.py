@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.cards import InvalidRequest, parse_card
 from evaluators.inputs import Declaration, Game, Options
-from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.wire import requests
 
 

@@ -4,9 +4,10 @@ big the request, read back as written."""
 from __future__ import annotations
 
 from google.rpc import code_pb2, error_details_pb2
+from handeval_client.errors import lead, violations
 
 from evaluators.cards import Violation
-from service.wire.status import MAX_TEXT, invalid_argument, lead, violations
+from service.wire.status import MAX_TEXT, invalid_argument
 
 
 def _bad_request(status: object) -> list[error_details_pb2.BadRequest.FieldViolation]:

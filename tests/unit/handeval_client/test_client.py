@@ -1,7 +1,8 @@
 """The typed client without a server: game, declaration, ending and option names read as
 people type them, requests built from text, ids or arrays, bad input refused before sending
 naming it, errors read from a status, the retry policy and the target list (every method
-against a real server: tests/test_client.py)."""
+against a real server: tests/integration/test_client.py). The core's names are the reference
+the client's catalogue is held to."""
 
 from __future__ import annotations
 
@@ -13,22 +14,20 @@ import numpy as np
 import pytest
 from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
+from handeval_client import (
+    HandevalError,
+    batch_request,
+    evaluate_request,
+    parse_game,
+    showdown_request,
+)
+from handeval_client.channel import channel_options, channel_target, service_config
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
+from handeval_client.requests import parse_declaration, parse_ending
 
 from evaluators.cards import EMPTY, parse_card
 from evaluators.inputs import Declaration, Game, Options, TonkEnding
-from service.client.typed_client import (
-    HandevalError,
-    batch_request,
-    channel_options,
-    channel_target,
-    evaluate_request,
-    parse_declaration,
-    parse_ending,
-    parse_game,
-    service_config,
-    showdown_request,
-)
-from service.gen.handeval.v1 import handeval_pb2 as pb
+from service.wire.enums import game_value, to_wire
 
 
 @pytest.mark.parametrize(
@@ -48,7 +47,8 @@ from service.gen.handeval.v1 import handeval_pb2 as pb
     ],
 )
 def test_game_names_people_type_read_as_the_game(text: str | int | Game, game: Game) -> None:
-    assert parse_game(text) == game
+    """The client's names (its catalogue) lead to the core's game, by its wire value."""
+    assert parse_game(text) == game_value(game)
 
 
 def refusal(call: Callable[[], object]) -> HandevalError:
@@ -68,8 +68,9 @@ def test_an_unknown_game_is_a_handeval_error_naming_the_game_and_the_known_ones(
 
 
 def test_declarations_and_endings_read_in_any_case() -> None:
-    assert parse_declaration("HIGH") is Declaration.HIGH
-    assert parse_ending("stock-out") is TonkEnding.STOCK_OUT
+    assert parse_declaration("HIGH") == to_wire(Declaration.HIGH) == pb.DECLARATION_HIGH
+    assert parse_ending("stock-out") == to_wire(TonkEnding.STOCK_OUT) == pb.TONK_ENDING_STOCK_OUT
+    assert parse_ending(TonkEnding.DROP) == pb.TONK_ENDING_DROP
     [(field, description)] = refusal(lambda: parse_declaration("middle")).violations
     assert (field, description) == (
         "declaration",
