@@ -15,7 +15,8 @@ What the supervisor does, and why nghttpx alone does not:
   worker finishes the calls in flight); one that does not load is refused, logged, and
   the old pair is served on. A pair that does not load at start is a bad setting (exit 2).
 - **Signals**: SIGTERM, SIGINT, SIGQUIT (nghttpx's graceful stop) and SIGUSR1 are passed
-  to nghttpx; the supervisor exits with nghttpx's exit code once it has gone.
+  to nghttpx; the supervisor exits with nghttpx's exit code once it has gone (128 + the
+  signal when a signal ended it), logged at ``error`` only when nobody asked it to stop.
 - Listening sockets handed down as ``NGHTTPX_ACCEPT_<n>=tcp,<fd>`` are passed on.
 """
 
@@ -121,8 +122,11 @@ def supervise(command: list[str], copies: CertificateCopies | None, check_second
     for pump in pumps:
         pump.start()
     hangups: list[int] = []
+    stopped: list[int] = []
 
     def pass_on(signum: int, _frame: FrameType | None) -> None:
+        if signum != signal.SIGUSR1:
+            stopped.append(signum)
         process.send_signal(signum)
 
     def hang_up(signum: int, _frame: FrameType | None) -> None:
@@ -147,7 +151,9 @@ def supervise(command: list[str], copies: CertificateCopies | None, check_second
     for pump in pumps:
         pump.join(5.0)
     code = 128 - code if code < 0 else code
-    log_event("front_exit", level=logging.INFO if code == 0 else logging.ERROR, code=code)
+    asked = code == 0 or (code > 128 and code - 128 in stopped)
+    log_event("front_exit", level=logging.INFO if asked else logging.ERROR, code=code,
+              stopped_by=[signal.Signals(signum).name for signum in stopped])  # fmt: skip
     return code
 
 

@@ -236,6 +236,9 @@ def test_a_renewed_pair_is_served_to_new_connections_without_a_failed_call(
     assert _served_certificate(front) == _der(second)
     with HandevalClient(front.proxy.target, credentials=front.credentials(), timeout=10) as caller:
         assert caller.evaluate("poker", HAND).strength > 0
+    assert front.proxy.stop() == 128 + signal.SIGTERM
+    stopped = front.wait_for("front_exit")
+    assert (stopped["level"], stopped["stopped_by"]) == ("info", ["SIGTERM"]), stopped
 
 
 def test_a_pair_that_does_not_load_at_start_is_a_bad_setting(
