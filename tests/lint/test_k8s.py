@@ -423,6 +423,8 @@ def test_tls_overlay_probes_the_servers_plaintext_health_port(tls: list[Obj]) ->
         assert front[name]["tcpSocket"]["port"] == _ports(front)["grpc"], name
     for service in (o for o in tls if o["kind"] == "Service"):
         assert health_port not in {p["port"] for p in service["spec"]["ports"]}
+        [grpc_port] = [p for p in service["spec"]["ports"] if p["name"] == "grpc"]
+        assert grpc_port["appProtocol"] == "https", "TLS, not h2c"
 
 
 def test_tls_overlay_front_reads_the_mounted_secret_and_keeps_its_copies_in_memory(
