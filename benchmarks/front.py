@@ -108,7 +108,8 @@ def start_front(
     """nghttpx on a free 127.0.0.1 port in front of ``127.0.0.1:backend_port`` (HTTP/2),
     ``flags`` after the conf file's settings; returns once health is SERVING through it.
     With ``tls``: the TLS front under its supervisor (certificate copies in ``copies``,
-    the files checked every ``check_seconds``), checked with ``credentials``."""
+    by default a folder beside the certificate; the files checked every
+    ``check_seconds``), checked with ``credentials``."""
     binary = nghttpx()
     if binary is None:
         raise FileNotFoundError("nghttpx is not installed (Debian: apt-get install nghttp2-proxy)")
@@ -122,7 +123,8 @@ def start_front(
         if tls is not None:
             command = [sys.executable, "-m", "service.front", "--cert", tls.cert, "--key",
                        tls.key, "--client-ca", tls.client_ca, "--check-seconds",
-                       str(check_seconds), *(["--copies", str(copies)] if copies else []),
+                       str(check_seconds), "--copies",
+                       str(copies or Path(tls.cert).parent / "front-copies"),
                        "--", *arguments]  # fmt: skip
         process = subprocess.Popen(
             command, cwd=ROOT,
