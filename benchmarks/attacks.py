@@ -271,6 +271,7 @@ SCRAPERS = 16
 IDLE_CONNECTIONS = 2_100
 IDLE_FD_LIMIT = 2_048
 FRONT_IDLE_CONNECTIONS = 2_000
+FRONT_NEW_CLIENTS = 20
 FRONT_IDLE_SECONDS = 60.0
 """Long enough to open every connection (TLS handshakes, on shared cores) and call meanwhile."""
 LONG_SAMPLES = 1_000_000_000
@@ -648,11 +649,12 @@ def _new_clients(target: str, count: int, credentials: grpc.ChannelCredentials) 
 def front_idle_connections(checkout: Path, tls: TlsRun) -> dict[str, Any]:
     """``FRONT_IDLE_CONNECTIONS`` idle client connections held on the TLS front (each has
     finished its handshake and sent HTTP/2's preface, then nothing): new clients' calls
-    before, while they are held, and the descriptors the front holds meanwhile."""
+    before, while they are held and after they are let go (the shared cores' noise either
+    side), and the descriptors the front holds meanwhile."""
     server, proxy = _front(checkout, tls)
     credentials = tls.credentials()
     try:
-        quiet = _new_clients(proxy.target, 8, credentials)
+        quiet = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
         holder = _attacker("idle", proxy.target, FRONT_IDLE_SECONDS, FRONT_IDLE_CONNECTIONS,
                            *tls.attacker_flags())  # fmt: skip
         worker = proxy.pids()[-1]
@@ -663,12 +665,14 @@ def front_idle_connections(checkout: Path, tls: TlsRun) -> dict[str, Any]:
             if descriptors >= FRONT_IDLE_CONNECTIONS:
                 break
             time.sleep(0.5)
-        during = _new_clients(proxy.target, 8, credentials)
+        during = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
         held = json.loads(holder.communicate()[0])
+        after = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
     finally:
         proxy.stop()
         server.stop()
-    return {"quiet": quiet, "while_held": during, "front_descriptors_while_held": descriptors,
+    return {"quiet": quiet, "while_held": during, "after_released": after,
+            "front_descriptors_while_held": descriptors,
             "held": held, "p50_ratio": round(during["p50_ms"] / max(quiet["p50_ms"], 0.1), 2),
             "pod_lines_not_json": _not_json([*proxy.lines, *server.other_lines])}  # fmt: skip
 
