@@ -47,6 +47,8 @@ RUN if ! command -v nghttpx >/dev/null; then \
       --home-dir /nonexistent --shell /usr/sbin/nologin handeval \
  && install -d -o 10001 -g 10001 -m 0750 /tmp/metrics
 COPY --from=build /opt/venv /opt/venv
+# The TLS pod runs nghttpx under `python -m service.front` (in the venv), which ends TLS
+# with checked copies of the mounted certificates and writes its log as JSON (docs/tls.md).
 COPY front/nghttpx.conf /etc/handeval/nghttpx.conf
 # The root filesystem can be read-only: the only writable path the service needs is
 # PROMETHEUS_MULTIPROC_DIR (under /tmp; mount a tmpfs/emptyDir there).

@@ -39,6 +39,20 @@ again through it with attackers that reconnect as soon as a connection is ended
 (``*_reconnecting``); ``burst`` through it; and ``hop``: a quiet caller's unary p50/p99
 and a 100,000-hand batch, direct against through nghttpx (interleaved rounds, medians).
 Behind the front the server runs as k8s/base configures it there (``BEHIND_FRONT``).
+
+``--below --front nghttpx-tls`` is the TLS pod's front (docs/tls.md): the same rows with
+every caller, polite or not, speaking TLS with a client certificate (mutual TLS; new
+certificates from ``benchmarks.authority`` each run). ``*_direct`` is the server ending
+TLS itself (``--tls-cert``, ``--tls-key``, ``--tls-client-ca``); through the front,
+nghttpx ends TLS under its supervisor (``python -m service.front``) before the plaintext
+server on loopback. Each row through the front also counts the lines the pod wrote (front
+and server) that are not JSON. ``hop`` compares the server alone over TLS with the front
+over TLS; ``idle_connections`` holds 2,000 idle client connections (TLS done, HTTP/2
+preface sent) on the front while new clients call.
+
+``--hop [--front nghttpx-tls] [--front-flag=--SETTING=VALUE ...]`` runs only ``hop``, with
+those settings given to nghttpx after its conf, so one setting can be compared with the
+conf's in alternating runs.
 """
 
 from __future__ import annotations
@@ -50,6 +64,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import urllib.request
@@ -63,7 +78,8 @@ from handeval_client.channel import channel_options
 from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import transport_attacks
-from benchmarks.front import BEHIND_FRONT, start_front
+from benchmarks.authority import TlsRun, tls_run
+from benchmarks.front import BEHIND_FRONT, FrontProcess, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from benchmarks.launcher import ServerProcess, start_server
 
@@ -97,15 +113,29 @@ def start(checkout: Path, *extra: str) -> tuple[subprocess.Popen[str], str]:
     raise RuntimeError(f"the server exited {process.wait()} before it was ready")
 
 
+def _aio_channel(
+    target: str, credentials: grpc.ChannelCredentials | None, options: Any = OWN_CONNECTION
+) -> grpc.aio.Channel:
+    """An asyncio channel to ``target``: TLS with ``credentials``, else plaintext."""
+    if credentials is None:
+        return grpc.aio.insecure_channel(target, options=options)
+    return grpc.aio.secure_channel(target, credentials, options=options)
+
+
 async def polite(
-    target: str, calls: int, budget_s: float, interval_s: float = 0.0
+    target: str,
+    calls: int,
+    budget_s: float,
+    interval_s: float = 0.0,
+    credentials: grpc.ChannelCredentials | None = None,
 ) -> dict[str, Any]:
     """``calls`` sequential Evaluates on a connection of their own, within ``budget_s``,
-    ``interval_s`` apart (start to start) when given, so they sample a stretch of time."""
+    ``interval_s`` apart (start to start) when given, so they sample a stretch of time;
+    over TLS with ``credentials``."""
     latencies: list[float] = []
     failures: dict[str, int] = {}
     ended = time.monotonic() + budget_s
-    async with grpc.aio.insecure_channel(target, options=OWN_CONNECTION) as channel:
+    async with _aio_channel(target, credentials) as channel:
         stub = pb_grpc.HandEvaluatorStub(channel)
         began = 0.0
         for _ in range(calls):
@@ -240,6 +270,10 @@ ATTACK_CONNECTIONS = 4
 SCRAPERS = 16
 IDLE_CONNECTIONS = 2_100
 IDLE_FD_LIMIT = 2_048
+FRONT_IDLE_CONNECTIONS = 2_000
+FRONT_NEW_CLIENTS = 20
+FRONT_IDLE_SECONDS = 60.0
+"""Long enough to open every connection (TLS handshakes, on shared cores) and call meanwhile."""
 LONG_SAMPLES = 1_000_000_000
 LONG_ODDS = odds_request("poker", {"a": "As Ks", "b": "?2", "c": "?2"}, samples=LONG_SAMPLES)
 """About 50-90 CPU-s with Odds in C (10M samples, about half a CPU-s now, ended before the
@@ -248,15 +282,49 @@ grace): far longer than any grace, so SIGTERM finds it running; the server must 
 ALLOW_LONG_ODDS = ("--max-odds-samples", str(LONG_SAMPLES), "--cpu-budget-seconds", "100000")
 
 
-def serve(checkout: Path, *flags: str, fd_limit: int = 0) -> ServerProcess:
+def serve(
+    checkout: Path, *flags: str, fd_limit: int = 0, tls: TlsRun | None = None
+) -> ServerProcess:
     """``handeval serve`` of ``checkout`` (its own Python when it has a .venv), stderr read
-    to the end; with ``fd_limit``, under that open-file limit."""
+    to the end; with ``fd_limit``, under that open-file limit; with ``tls``, ending TLS
+    itself (ready once it logs ``ready``: the health check the launcher makes is
+    plaintext)."""
     python = checkout / ".venv" / "bin" / "python"
     command = [str(python if python.exists() else sys.executable), "-m", "service", "serve"]
     if fd_limit:
         command = ["prlimit", f"--nofile={fd_limit}:{fd_limit}", *command]
-    return start_server("--max-connection-age-seconds", "0", *flags, command=command,
-                        root=checkout)  # fmt: skip
+    if tls is None:
+        return start_server("--max-connection-age-seconds", "0", *flags, command=command,
+                            root=checkout)  # fmt: skip
+    server = start_server("--max-connection-age-seconds", "0", *flags, *tls.server_flags(),
+                          command=command, root=checkout, wait_ready=False)  # fmt: skip
+    server.port = int(server.wait_for_event("ready")["port"])
+    return server
+
+
+def _front(
+    checkout: Path, tls: TlsRun | None, *flags: str, fd_limit: int = 0
+) -> tuple[ServerProcess, FrontProcess]:
+    """A server as k8s runs it behind the front, and the front (the TLS pod's with
+    ``tls``: certificate copies in a folder beside the certificates)."""
+    server = serve(checkout, *BEHIND_FRONT, fd_limit=fd_limit)
+    if tls is None:
+        return server, start_front(server.port, *flags)
+    copies = Path(tls.server.cert).parent / "copies"
+    front = start_front(server.port, *flags, tls=tls.server, credentials=tls.credentials(),
+                        copies=copies)  # fmt: skip
+    return server, front
+
+
+def _not_json(lines: list[str]) -> int:
+    """How many of ``lines`` are not one JSON object."""
+    count = 0
+    for line in lines:
+        try:
+            count += not isinstance(json.loads(line), dict)
+        except ValueError:
+            count += 1
+    return count
 
 
 def _p50_ms(report: dict[str, Any]) -> float:
@@ -329,21 +397,31 @@ def burst(checkout: Path, front: bool = False) -> dict[str, Any]:
 
 
 def transport_attack(
-    checkout: Path, kind: str, seconds: float, front: bool = False, *flags: str
+    checkout: Path,
+    kind: str,
+    seconds: float,
+    front: bool = False,
+    *flags: str,
+    tls: TlsRun | None = None,
 ) -> dict[str, Any]:
     """A polite client quiet, then during the attack; and the server's CPU over the attack
     with nobody else calling (a second attack as long), against the attacker's. With
     ``front``, nghttpx (``benchmarks.front``) stands before the server and everyone, polite
     client and attackers, calls through it; its CPU counts with the server's. ``flags`` go
-    to the attacker (``--reconnect``)."""
-    server = serve(checkout, *(BEHIND_FRONT if front else ()))
-    proxy = start_front(server.port) if front else None
+    to the attacker (``--reconnect``). With ``tls`` everyone speaks TLS with a client
+    certificate, to the front or to the server ending TLS itself."""
+    credentials = tls.credentials() if tls else None
+    flags = (*flags, *(tls.attacker_flags() if tls else ()))
+    if front:
+        server, proxy = _front(checkout, tls)
+    else:
+        server, proxy = serve(checkout, tls=tls), None
     target = proxy.target if proxy else server.target
     try:
-        quiet = asyncio.run(polite(target, 500, ATTACK_PHASE_SECONDS))
+        quiet = asyncio.run(polite(target, 500, ATTACK_PHASE_SECONDS, credentials=credentials))
         attacker = _attacker(kind, target, seconds, ATTACK_CONNECTIONS, *flags)
         time.sleep(1.0)
-        attacked = asyncio.run(polite(target, 10**6, seconds - 2.0))
+        attacked = asyncio.run(polite(target, 10**6, seconds - 2.0, credentials=credentials))
         result = json.loads(attacker.communicate()[0])
         proxy_pids = proxy.pids() if proxy else []
         began, proxy_began = cpu_seconds(server.pid), sum(map(cpu_seconds, proxy_pids))
@@ -351,13 +429,18 @@ def transport_attack(
         alone_result = json.loads(alone.communicate()[0])
         server_cpu = cpu_seconds(server.pid) - began
         proxy_cpu = sum(map(cpu_seconds, proxy_pids)) - proxy_began
-        after = asyncio.run(polite(target, 200, ATTACK_PHASE_SECONDS))
+        after = asyncio.run(polite(target, 200, ATTACK_PHASE_SECONDS, credentials=credentials))
     finally:
         if proxy:
             proxy.stop()
         server.stop()
     attacker_cpu = max(alone_result["attacker_cpu_s"], 0.01)
-    return {
+    logs = {}
+    if proxy:
+        pod_lines = [*proxy.lines, *server.other_lines]
+        logs = {"pod_lines": len(proxy.lines) + len(server.events) + len(server.other_lines),
+                "pod_lines_not_json": _not_json(pod_lines)}  # fmt: skip
+    return {**logs,
         "quiet": quiet, "attacked": attacked, "after": after,
         "p50_ratio": round(_p50_ms(attacked) / max(_p50_ms(quiet), 1e-3), 2),
         "attacker": result, "attacker_alone": alone_result,
@@ -369,23 +452,37 @@ def transport_attack(
 
 HOP_ROUNDS = 5
 HOP_CALLS = 300
+HOP_BATCHES = 4
+"""Batches a round each way, alternating: one batch is a few milliseconds, so a busy
+moment on the shared cores moves one sample, not the median."""
 BATCH_HANDS = 100_000
 
 
-def _batch_seconds(target: str, request: bytes) -> float:
+def _batch_seconds(
+    target: str, request: bytes, credentials: grpc.ChannelCredentials | None = None
+) -> float:
     """One ``BATCH_HANDS``-hand EvaluateBatch, seconds to the whole reply."""
-    with grpc.insecure_channel(target, options=channel_options(retries=False)) as channel:
+    options = channel_options(retries=False)
+    channel = (
+        grpc.secure_channel(target, credentials, options=options)
+        if credentials
+        else grpc.insecure_channel(target, options=options)
+    )
+    with channel:
         call = channel.unary_unary("/handeval.v1.HandEvaluator/EvaluateBatch")
         began = time.perf_counter()
         call(request, timeout=60)
         return time.perf_counter() - began
 
 
-def front_hop(checkout: Path) -> dict[str, Any]:
+def front_hop(checkout: Path, tls: TlsRun | None = None, *flags: str) -> dict[str, Any]:
     """What the extra hop costs a polite caller, quiet: unary p50/p99 and a 100k-hand batch,
-    direct and through nghttpx in interleaved rounds (medians)."""
-    server = serve(checkout, *BEHIND_FRONT)
-    proxy = start_front(server.port)
+    direct and through nghttpx in interleaved rounds (medians of the rounds' p50s and of
+    every batch). With ``tls`` both ways are
+    TLS: direct is a second server ending TLS itself. ``flags`` go to nghttpx."""
+    server, proxy = _front(checkout, tls, *flags)
+    alone = serve(checkout, tls=tls) if tls else server
+    credentials = tls.credentials() if tls else None
     hands = np.random.default_rng(7).permuted(
         np.tile(np.arange(52, dtype=np.uint8), (BATCH_HANDS, 1)), axis=1
     )
@@ -394,12 +491,19 @@ def front_hop(checkout: Path) -> dict[str, Any]:
     batches: dict[str, list[float]] = {"direct": [], "front": []}
     try:
         for _ in range(HOP_ROUNDS):
-            for name, target in (("direct", server.target), ("front", proxy.target)):
-                rounds[name].append(asyncio.run(polite(target, HOP_CALLS, ATTACK_PHASE_SECONDS)))
-                batches[name].append(_batch_seconds(target, request))
+            for name, target in (("direct", alone.target), ("front", proxy.target)):
+                rounds[name].append(
+                    asyncio.run(
+                        polite(target, HOP_CALLS, ATTACK_PHASE_SECONDS, credentials=credentials)
+                    )
+                )
+            for _ in range(HOP_BATCHES):
+                for name, target in (("direct", alone.target), ("front", proxy.target)):
+                    batches[name].append(_batch_seconds(target, request, credentials))
     finally:
         proxy.stop()
         server.stop()
+        alone.stop()
     report: dict[str, Any] = {}
     for name in rounds:
         report[name] = {
@@ -524,6 +628,55 @@ def idle_connections(checkout: Path) -> dict[str, Any]:
     return {"held": held, "new_calls_while_held": during, "new_calls_12_s_later": later}
 
 
+def _new_clients(target: str, count: int, credentials: grpc.ChannelCredentials) -> dict[str, Any]:
+    """``count`` clients one after the other, each making one Evaluate on a new TLS
+    connection: their codes and milliseconds from dialling to the reply."""
+    codes: dict[str, int] = {}
+    took: list[float] = []
+    for _ in range(count):
+        began = time.perf_counter()
+        with grpc.secure_channel(target, credentials, options=OWN_CONNECTION) as channel:
+            try:
+                pb_grpc.HandEvaluatorStub(channel).Evaluate(REQUEST, timeout=10)
+                code = "OK"
+            except grpc.RpcError as error:
+                code = error.code().name
+        took.append(round((time.perf_counter() - began) * 1000, 1))
+        codes[code] = codes.get(code, 0) + 1
+    return {"codes": codes, "ms": took, "p50_ms": statistics.median(took)}
+
+
+def front_idle_connections(checkout: Path, tls: TlsRun) -> dict[str, Any]:
+    """``FRONT_IDLE_CONNECTIONS`` idle client connections held on the TLS front (each has
+    finished its handshake and sent HTTP/2's preface, then nothing): new clients' calls
+    before, while they are held and after they are let go (the shared cores' noise either
+    side), and the descriptors the front holds meanwhile."""
+    server, proxy = _front(checkout, tls)
+    credentials = tls.credentials()
+    try:
+        quiet = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
+        holder = _attacker("idle", proxy.target, FRONT_IDLE_SECONDS, FRONT_IDLE_CONNECTIONS,
+                           *tls.attacker_flags())  # fmt: skip
+        worker = proxy.pids()[-1]
+        opened = time.monotonic() + FRONT_IDLE_SECONDS
+        descriptors = 0
+        while time.monotonic() < opened - 15.0:
+            descriptors = len(os.listdir(f"/proc/{worker}/fd"))
+            if descriptors >= FRONT_IDLE_CONNECTIONS:
+                break
+            time.sleep(0.5)
+        during = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
+        held = json.loads(holder.communicate()[0])
+        after = _new_clients(proxy.target, FRONT_NEW_CLIENTS, credentials)
+    finally:
+        proxy.stop()
+        server.stop()
+    return {"quiet": quiet, "while_held": during, "after_released": after,
+            "front_descriptors_while_held": descriptors,
+            "held": held, "p50_ratio": round(during["p50_ms"] / max(quiet["p50_ms"], 0.1), 2),
+            "pod_lines_not_json": _not_json([*proxy.lines, *server.other_lines])}  # fmt: skip
+
+
 def sigterm(checkout: Path) -> dict[str, Any]:
     return _sigterm_under_load(serve(checkout, "--grace-seconds", "10", *ALLOW_LONG_ODDS))
 
@@ -532,6 +685,9 @@ def below(checkout: Path, attack_seconds: float, front: str | None = None) -> di
     """Every row; with ``front`` (``nghttpx``) only the attacks a front stops, straight at
     the server and through the front side by side, and what its hop costs."""
     print(f"load {Path('/proc/loadavg').read_text().strip()}", file=sys.stderr)
+    if front == "nghttpx-tls":
+        with tempfile.TemporaryDirectory() as folder:
+            return tls_front_rows(checkout, attack_seconds, tls_run(Path(folder)))
     if front:
         flood_seconds = min(attack_seconds, 10.0)
         return {
@@ -562,6 +718,28 @@ def below(checkout: Path, attack_seconds: float, front: str | None = None) -> di
     }
 
 
+def tls_front_rows(checkout: Path, attack_seconds: float, tls: TlsRun) -> dict[str, Any]:
+    """``below``'s rows for the TLS pod: straight at the server ending TLS, and through the
+    TLS front; each caller with the client certificate in ``tls``."""
+    flood_seconds = min(attack_seconds, 10.0)
+    return {
+        "front": "nghttpx-tls",
+        "rapid_reset_direct": transport_attack(checkout, "rapid-reset", attack_seconds, tls=tls),
+        "ping_flood_direct": transport_attack(checkout, "ping-flood", flood_seconds, tls=tls),
+        "rapid_reset": transport_attack(checkout, "rapid-reset", attack_seconds, True, tls=tls),
+        "ping_flood": transport_attack(checkout, "ping-flood", flood_seconds, True, tls=tls),
+        "rapid_reset_reconnecting": transport_attack(
+            checkout, "rapid-reset", attack_seconds, True, "--reconnect", tls=tls
+        ),
+        "ping_flood_reconnecting": transport_attack(
+            checkout, "ping-flood", flood_seconds, True, "--reconnect", tls=tls
+        ),
+        "idle_connections": front_idle_connections(checkout, tls),
+        "hop": front_hop(checkout, tls),
+        "load_after": Path("/proc/loadavg").read_text().strip(),
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.attacks", description=__doc__)
     parser.add_argument("--checkout", type=Path, default=ROOT, help="tree whose server to run")
@@ -578,15 +756,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--below", action="store_true", help="the attacks below the servicer")
     parser.add_argument("--attack-seconds", type=float, default=20.0)
     parser.add_argument(
-        "--front", choices=("nghttpx",),
+        "--front", choices=("nghttpx", "nghttpx-tls"),
         help="with --below: rapid reset and the PING flood through this front proxy "
-        "(front/nghttpx.conf), and its hop's cost to a quiet caller",
+        "(front/nghttpx.conf; nghttpx-tls: the TLS pod's, everyone over mutual TLS), and "
+        "its hop's cost to a quiet caller",
+    )  # fmt: skip
+    parser.add_argument(
+        "--hop", action="store_true",
+        help="only the front's hop (--front nghttpx-tls: over TLS both ways), with "
+        "--front-flag settings given to nghttpx after its conf",
+    )  # fmt: skip
+    parser.add_argument(
+        "--front-flag", action="append", metavar="FLAG",
+        help="with --hop: an nghttpx flag, e.g. --front-flag=--backend-http2-window-size=64K",
     )  # fmt: skip
     options = parser.parse_args(argv)
     if options.cost is not None:
         checkout = options.checkout.resolve()
         costs = asyncio.run(cost_rows(checkout, options.cost or COST_ROWS))
         print(json.dumps({"checkout": str(options.checkout), **costs}))
+        return 0
+    if options.hop:
+        checkout = options.checkout.resolve()
+        flags = options.front_flag or []
+        if options.front == "nghttpx-tls":
+            with tempfile.TemporaryDirectory() as folder:
+                hop = front_hop(checkout, tls_run(Path(folder)), *flags)
+        else:
+            hop = front_hop(checkout, None, *flags)
+        print(json.dumps({"checkout": str(options.checkout), "front_flags": flags, **hop}))
         return 0
     if options.below:
         report = below(options.checkout.resolve(), options.attack_seconds, options.front)

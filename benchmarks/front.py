@@ -7,23 +7,30 @@ answers SERVING. nghttpx cannot bind port 0 and report the port, so the port is 
 (port 0, no race with parallel tests) and the listening socket handed to nghttpx, which
 takes inherited listeners from ``NGHTTPX_ACCEPT_<n>=tcp,<fd>`` (how it restarts itself
 without dropping connections) when the address matches its ``--frontend``.
+
+With ``tls`` (the server's certificate, key and optional client CA) the front is the TLS
+pod's: ``python -m service.front`` (the supervisor that checks and copies the certificates
+and writes nghttpx's log as JSON) runs nghttpx with a TLS frontend, and readiness is
+checked over TLS with ``credentials``.
 """
 
 from __future__ import annotations
 
 import os
-import shutil
 import socket
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import grpc
-from grpc_health.v1 import health_pb2
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from benchmarks.launcher import ROOT, STOP_SECONDS, health_status
+from service.front.supervise import nghttpx
+from service.server.tls import ServerFiles
 
 CONF = ROOT / "front" / "nghttpx.conf"
 START_SECONDS = 30.0
@@ -37,9 +44,14 @@ through the front; with 1,000, none in 7), and it names each client connection i
 (``service.server.peers``)."""
 
 
-def nghttpx() -> str | None:
-    """The nghttpx binary on PATH (Debian: ``nghttp2-proxy``, also in /usr/sbin), or None."""
-    return shutil.which("nghttpx") or shutil.which("nghttpx", path="/usr/sbin:/usr/local/sbin")
+__all__ = ["BEHIND_FRONT", "CONF", "FrontProcess", "nghttpx", "start_front"]
+
+
+def _descendants(pid: int) -> list[int]:
+    children = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        children += [int(p) for p in (task / "children").read_text().split()]
+    return [grandchild for child in children for grandchild in [child, *_descendants(child)]]
 
 
 @dataclass
@@ -55,11 +67,9 @@ class FrontProcess:
         return f"127.0.0.1:{self.port}"
 
     def pids(self) -> list[int]:
-        """Its main process and its worker (nghttpx forks one per ``workers`` setting)."""
-        pids = [self.process.pid]
-        for task in Path(f"/proc/{self.process.pid}/task").iterdir():
-            pids += [int(p) for p in (task / "children").read_text().split()]
-        return pids
+        """Its main process and its descendants: nghttpx's worker (one per ``workers``
+        setting), and nghttpx itself under the TLS front's supervisor."""
+        return [self.process.pid, *_descendants(self.process.pid)]
 
     def _read(self) -> None:
         assert self.process.stderr is not None
@@ -77,9 +87,29 @@ class FrontProcess:
             return self.process.wait()
 
 
-def start_front(backend_port: int, *flags: str, conf: Path = CONF) -> FrontProcess:
+def _serving(target: str, credentials: grpc.ChannelCredentials | None) -> bool:
+    if credentials is None:
+        return bool(health_status(target) == health_pb2.HealthCheckResponse.SERVING)
+    with grpc.secure_channel(target, credentials) as channel:
+        stub = health_pb2_grpc.HealthStub(channel)
+        status = stub.Check(health_pb2.HealthCheckRequest(), timeout=5).status
+        return bool(status == health_pb2.HealthCheckResponse.SERVING)
+
+
+def start_front(
+    backend_port: int,
+    *flags: str,
+    conf: Path = CONF,
+    tls: ServerFiles | None = None,
+    credentials: grpc.ChannelCredentials | None = None,
+    copies: Path | None = None,
+    check_seconds: float = 10.0,
+) -> FrontProcess:
     """nghttpx on a free 127.0.0.1 port in front of ``127.0.0.1:backend_port`` (HTTP/2),
-    ``flags`` after the conf file's settings; returns once health is SERVING through it."""
+    ``flags`` after the conf file's settings; returns once health is SERVING through it.
+    With ``tls``: the TLS front under its supervisor (certificate copies in ``copies``,
+    by default a folder beside the certificate; the files checked every
+    ``check_seconds``), checked with ``credentials``."""
     binary = nghttpx()
     if binary is None:
         raise FileNotFoundError("nghttpx is not installed (Debian: apt-get install nghttp2-proxy)")
@@ -87,21 +117,31 @@ def start_front(backend_port: int, *flags: str, conf: Path = CONF) -> FrontProce
         listener.bind(("127.0.0.1", 0))
         listener.listen(1024)
         port = listener.getsockname()[1]
+        arguments = [f"--conf={conf}", f"--frontend=127.0.0.1,{port}{'' if tls else ';no-tls'}",
+                     f"--backend=127.0.0.1,{backend_port};;proto=h2", *flags]  # fmt: skip
+        command = [binary, *arguments]
+        if tls is not None:
+            command = [sys.executable, "-m", "service.front", "--cert", tls.cert, "--key",
+                       tls.key, "--client-ca", tls.client_ca, "--check-seconds",
+                       str(check_seconds), "--copies",
+                       str(copies or Path(tls.cert).parent / "front-copies"),
+                       "--", *arguments]  # fmt: skip
         process = subprocess.Popen(
-            [binary, f"--conf={conf}", f"--frontend=127.0.0.1,{port};no-tls",
-             f"--backend=127.0.0.1,{backend_port};;proto=h2", *flags],
+            command, cwd=ROOT,
             env={**os.environ, "NGHTTPX_ACCEPT_1": f"tcp,{listener.fileno()}"},
             pass_fds=(listener.fileno(),), stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
     front = FrontProcess(process, port)
-    threading.Thread(target=front._read, daemon=True).start()
+    reader = threading.Thread(target=front._read, daemon=True)
+    reader.start()
     deadline = time.monotonic() + START_SECONDS
     while True:
         if process.poll() is not None:
+            reader.join(5.0)
             raise RuntimeError(f"nghttpx exited {process.returncode}: {front.lines}")
         try:
-            if health_status(front.target) == health_pb2.HealthCheckResponse.SERVING:
+            if _serving(front.target, credentials):
                 return front
         except grpc.RpcError:
             pass

@@ -12,6 +12,7 @@ decoder must accept. The frames come back as bytes so a caller can send many in 
 from __future__ import annotations
 
 import socket
+import ssl
 import struct
 from collections.abc import Iterable
 
@@ -119,13 +120,51 @@ def settings(ack: bool = False, values: Iterable[tuple[int, int]] = ()) -> bytes
     return frame(SETTINGS, ACK if ack else 0, 0, payload)
 
 
-def open_connection(host: str, port: int, timeout: float = 10.0) -> socket.socket:
-    """A TCP connection that has sent the client preface and empty SETTINGS (the server's
-    SETTINGS are acknowledged later by ``settings(ack=True)`` when the caller wants)."""
+def tls_context(ca: str = "", cert: str = "", key: str = "") -> ssl.SSLContext:
+    """A client's TLS settings offering HTTP/2 (ALPN ``h2``): the server's certificate
+    checked against ``ca`` (unchecked without it), and ``cert``/``key`` presented when
+    given (mutual TLS)."""
+    context = ssl.create_default_context(cafile=ca or None)
+    context.set_alpn_protocols(["h2"])
+    if not ca:
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+    if cert:
+        context.load_cert_chain(cert, key)
+    return context
+
+
+def open_connection(
+    host: str,
+    port: int,
+    timeout: float = 10.0,
+    tls: ssl.SSLContext | None = None,
+    acknowledge: bool = True,
+) -> socket.socket:
+    """A TCP connection (TLS with ``tls``, handshake done) that has sent the client preface
+    and empty SETTINGS, and with ``acknowledge`` an acknowledgement of the server's SETTINGS
+    ahead of them (an attacker's shortcut: a server that counts it as early ends the
+    connection after its SETTINGS timeout; ``acknowledged`` is the polite way)."""
     connection = socket.create_connection((host, port), timeout=timeout)
     connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    connection.sendall(PREFACE + settings() + settings(ack=True))
+    if tls is not None:
+        connection = tls.wrap_socket(connection, server_hostname=host)
+    connection.sendall(PREFACE + settings() + (settings(ack=True) if acknowledge else b""))
     return connection
+
+
+def acknowledged(connection: socket.socket) -> None:
+    """Read the server's first frames until its SETTINGS, and acknowledge them, as a
+    well-behaved client does; raises ConnectionError if the server closes first."""
+    pending = b""
+    while True:
+        data = connection.recv(65536)
+        if not data:
+            raise ConnectionError("closed before its SETTINGS")
+        frames, pending = read_frames(pending + data)
+        if any(kind == SETTINGS and not flags & ACK for kind, flags, _, _ in frames):
+            connection.sendall(settings(ack=True))
+            return
 
 
 def read_frames(data: bytes) -> tuple[list[tuple[int, int, int, bytes]], bytes]:

@@ -14,7 +14,10 @@ not the measuring client's: ``python -m benchmarks.transport_attacks KIND HOST:P
 An attacker goes on after GOAWAY (with ``--until-goaway`` each connection stops at its
 first); a connection the server closes (seen by the reader, or as a reset or broken pipe
 under a write) is not reopened, unless ``--reconnect``: then each is replaced by a new one
-at once, for the whole attack, as a determined attacker would. Prints one JSON
+at once, for the whole attack, as a determined attacker would. ``--tls`` speaks TLS
+(``--tls-cert`` and ``--tls-key`` present a client certificate, for a front that asks for
+one): then each connection's frames are read between its writes, in the writing thread
+(one TLS connection is never read and written from two threads at once). Prints one JSON
 object: frames sent, connections ended by the server (and GOAWAYs seen), and the
 attacker's own CPU seconds, the yardstick for the server's.
 """
@@ -25,6 +28,7 @@ import argparse
 import json
 import os
 import socket
+import ssl
 import sys
 import threading
 import time
@@ -56,36 +60,77 @@ def _ended_by_server(tally: Tally, closed: threading.Event) -> None:
         closed.set()
 
 
+def _answer(data: bytes, tally: Tally, goaway: threading.Event) -> tuple[bytes, bytes]:
+    """The server's whole frames in ``data`` read and dropped, but GOAWAY counted and each
+    PING acknowledged, as a real client does: (the acknowledgements, the rest of data)."""
+    frames, pending = raw_h2.read_frames(data)
+    acks = b""
+    for kind, flags, _stream, payload in frames:
+        if kind == raw_h2.GOAWAY:
+            with tally.lock:
+                tally.goaways += 1
+            goaway.set()
+        if kind == raw_h2.PING and not flags & raw_h2.ACK:
+            acks += raw_h2.frame(raw_h2.PING, raw_h2.ACK, 0, payload)
+    return acks, pending
+
+
 def _read_until_closed(
     connection: socket.socket, tally: Tally, closed: threading.Event, goaway: threading.Event
 ) -> None:
-    """Read and drop the server's frames (answering its PINGs, as a real client does) until
-    it closes the connection: an attacker does not stop at GOAWAY."""
+    """Read and drop the server's frames (``_answer``) until it closes the connection: an
+    attacker does not stop at GOAWAY."""
     pending = b""
     try:
         while not closed.is_set():
             data = connection.recv(65536)
             if not data:
                 break
-            frames, pending = raw_h2.read_frames(pending + data)
-            for kind, flags, _stream, payload in frames:
-                if kind == raw_h2.GOAWAY:
-                    with tally.lock:
-                        tally.goaways += 1
-                    goaway.set()
-                if kind == raw_h2.PING and not flags & raw_h2.ACK:
-                    connection.sendall(raw_h2.frame(raw_h2.PING, raw_h2.ACK, 0, payload))
+            acks, pending = _answer(pending + data, tally, goaway)
+            if acks:
+                connection.sendall(acks)
     except OSError:
         pass
     finally:
         _ended_by_server(tally, closed)
 
 
+def _read_waiting(
+    connection: ssl.SSLSocket, pending: bytes, tally: Tally, goaway: threading.Event
+) -> tuple[bytes, bool]:
+    """What the server has sent so far, without waiting (``_answer``): the rest of a frame,
+    and whether the server has closed the connection."""
+    acks = b""
+    connection.setblocking(False)
+    try:
+        while True:
+            data = connection.recv(65536)
+            if not data:
+                return pending, True
+            more, pending = _answer(pending + data, tally, goaway)
+            acks += more
+    except (ssl.SSLWantReadError, ssl.SSLWantWriteError, BlockingIOError):
+        pass
+    except OSError:
+        return pending, True
+    finally:
+        connection.settimeout(10.0)
+    if acks:
+        connection.sendall(acks)
+    return pending, False
+
+
 def _attack(
-    host: str, port: int, kind: str, until: float, tally: Tally, until_goaway: bool
+    host: str,
+    port: int,
+    kind: str,
+    until: float,
+    tally: Tally,
+    until_goaway: bool,
+    tls: ssl.SSLContext | None = None,
 ) -> None:
     try:
-        connection = raw_h2.open_connection(host, port)
+        connection = raw_h2.open_connection(host, port, tls=tls)
     except OSError:
         time.sleep(0.01)  # refused: a reconnecting attacker tries again
         return
@@ -93,11 +138,18 @@ def _attack(
         tally.opened += 1
     closed, goaways = threading.Event(), threading.Event()
     reader = threading.Thread(target=_read_until_closed, args=(connection, tally, closed, goaways))
-    reader.start()
+    if not isinstance(connection, ssl.SSLSocket):
+        reader.start()
     block = raw_h2.header_block(raw_h2.request_headers(EVALUATE))
     stream = 1
+    pending = b""
     try:
         while time.monotonic() < until and not closed.is_set():
+            if isinstance(connection, ssl.SSLSocket):
+                pending, ended = _read_waiting(connection, pending, tally, goaways)
+                if ended:
+                    _ended_by_server(tally, closed)
+                    break
             if until_goaway and goaways.is_set():
                 break
             frames = []
@@ -113,7 +165,7 @@ def _attack(
             connection.sendall(b"".join(frames))
             with tally.lock:
                 tally.sent += FRAMES_PER_WRITE
-    except ConnectionError:  # reset or broken pipe: the server closed it under our write
+    except (ConnectionError, ssl.SSLError):  # the server closed it under our write
         _ended_by_server(tally, closed)
     except OSError:
         pass
@@ -121,18 +173,30 @@ def _attack(
         with tally.lock:
             closed.set()  # before closing: the reader does not count our own close
         connection.close()
-        reader.join()
+        if reader.is_alive():
+            reader.join()
 
 
-def _hold_idle(host: str, port: int, count: int, seconds: float, tally: Tally) -> None:
+def _hold_idle(
+    host: str, port: int, count: int, seconds: float, tally: Tally, tls: ssl.SSLContext | None
+) -> None:
+    """``count`` connections that send nothing (with ``tls``: nothing after the handshake,
+    HTTP/2's preface and the acknowledgement of the server's SETTINGS, as an idle client's
+    connection), held for ``seconds`` from the first."""
+    until = time.monotonic() + seconds
     held = []
     for _ in range(count):
         try:
-            held.append(socket.create_connection((host, port), timeout=10))
+            if tls is None:
+                held.append(socket.create_connection((host, port), timeout=10))
+            else:
+                connection = raw_h2.open_connection(host, port, tls=tls, acknowledge=False)
+                raw_h2.acknowledged(connection)
+                held.append(connection)
             tally.sent += 1
         except OSError:
             tally.ended += 1
-    time.sleep(seconds)
+    time.sleep(max(until - time.monotonic(), 0.0))
     for connection in held:
         connection.close()
 
@@ -176,14 +240,20 @@ def log_flood(port: int, connections: int) -> None:
 
 
 def _attack_until(
-    host: str, port: int, kind: str, until: float, tally: Tally, flags: tuple[bool, bool]
+    host: str,
+    port: int,
+    kind: str,
+    until: float,
+    tally: Tally,
+    flags: tuple[bool, bool],
+    tls: ssl.SSLContext | None = None,
 ) -> None:
     """One attacking connection; with ``reconnect``, a new one each time the server ends
     it, until the attack's end."""
     until_goaway, reconnect = flags
-    _attack(host, port, kind, until, tally, until_goaway)
+    _attack(host, port, kind, until, tally, until_goaway, tls)
     while reconnect and time.monotonic() < until:
-        _attack(host, port, kind, until, tally, until_goaway)
+        _attack(host, port, kind, until, tally, until_goaway, tls)
 
 
 def run(
@@ -193,18 +263,19 @@ def run(
     connections: int,
     until_goaway: bool = False,
     reconnect: bool = False,
+    tls: ssl.SSLContext | None = None,
 ) -> dict[str, object]:
     host, port = target.rsplit(":", 1)
     tally = Tally()
     began = os.times()
     if kind == "idle":
-        _hold_idle(host, int(port), connections, seconds, tally)
+        _hold_idle(host, int(port), connections, seconds, tally, tls)
     else:
         until = time.monotonic() + seconds
         attackers = [
             threading.Thread(
                 target=_attack_until,
-                args=(host, int(port), kind, until, tally, (until_goaway, reconnect)),
+                args=(host, int(port), kind, until, tally, (until_goaway, reconnect), tls),
             )
             for _ in range(connections)
         ]
@@ -237,9 +308,13 @@ def main(argv: list[str] | None = None) -> int:
         "--reconnect", action="store_true",
         help="open a new connection each time the server ends one, until --seconds are up",
     )  # fmt: skip
+    parser.add_argument("--tls", action="store_true", help="speak TLS (ALPN h2)")
+    parser.add_argument("--tls-cert", default="", help="with --tls: a client certificate")
+    parser.add_argument("--tls-key", default="", help="with --tls: its key")
     options = parser.parse_args(argv)
+    tls = raw_h2.tls_context(cert=options.tls_cert, key=options.tls_key) if options.tls else None
     report = run(options.kind, options.target, options.seconds, options.connections,
-                 options.until_goaway, options.reconnect)  # fmt: skip
+                 options.until_goaway, options.reconnect, tls)  # fmt: skip
     print(json.dumps(report))
     return 0
 

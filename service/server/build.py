@@ -179,7 +179,10 @@ def build_health_server(
     (Kubernetes' gRPC probes cannot speak TLS), not started, and its port."""
     server = grpc.aio.server(options=[("grpc.so_reuseport", 1 if settings.workers > 1 else 0)])
     health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    address = f"{settings.address().rsplit(':', 1)[0]}:{settings.health_port}"
+    host = settings.address().rsplit(":", 1)[0]
+    if settings.health_host:
+        host = f"[{settings.health_host}]" if ":" in settings.health_host else settings.health_host
+    address = f"{host}:{settings.health_port}"
     try:
         port: int = server.add_insecure_port(address)
     except RuntimeError as error:

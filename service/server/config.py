@@ -101,6 +101,9 @@ class Settings:
     """PEM CA bundle; when set, clients must present a certificate it signed (mutual TLS)."""
     health_port: int = 0
     """A plaintext port serving only grpc.health.v1 (Kubernetes probes with TLS on); 0: off."""
+    health_host: str = ""
+    """Interface the health port listens on; empty: ``host``'s. ``0.0.0.0`` lets the kubelet
+    probe a server whose gRPC port is on the pod's loopback behind the TLS front."""
     max_streams_per_connection: int = 100
     """Calls open at once on one client connection (HTTP/2); further ones wait in the client."""
     stream_idle_seconds: float = 30.0
@@ -368,6 +371,7 @@ _PARSERS: dict[str, Callable[[str], Any]] = {
     "tls_key": _file,
     "tls_client_ca": _file,
     "health_port": _int_in(0, 65535),
+    "health_host": _host,
     "max_streams_per_connection": _int_in(1, 2**31 - 1),
     "stream_idle_seconds": _seconds,
     "max_connections": _int_in(0),
@@ -416,6 +420,7 @@ _HELP = {
     "tls_key": "PEM private key of --tls-cert",
     "tls_client_ca": "PEM CA: require client certificates it signed",
     "health_port": "plaintext health-only port (0: off)",
+    "health_host": "interface the health port listens on (empty: --host's)",
     "max_streams_per_connection": "calls open at once on one client connection",
     "stream_idle_seconds": "end an EvaluateStream idle this long (0: never)",
     "max_connections": "client connections open at once (0: open-file limit less a reserve)",

@@ -1,97 +1,25 @@
 """TLS and mutual TLS on the gRPC port (``service.server.tls``), the plaintext health port, and
-certificate reload on SIGHUP. Certificates are made here, for 127.0.0.1, by two CAs."""
+certificate reload on SIGHUP, with real certificates for 127.0.0.1 from two throwaway CAs
+(``benchmarks.authority``)."""
 
 from __future__ import annotations
 
-import datetime
-import ipaddress
 import signal
 import socket
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 from handeval_client import HandevalClient, HandevalError
 
+from benchmarks.authority import Authority, Issued
 from service.server.tls import CertificateError, ServerFiles, client_credentials, read_files
 from tests.conftest import ServerProcess, health_status
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"
-
-
-@dataclass(frozen=True)
-class Issued:
-    """A key and its certificate, PEM."""
-
-    key: bytes
-    cert: bytes
-
-    def write(self, directory: Path, name: str) -> tuple[str, str]:
-        (directory / f"{name}.key").write_bytes(self.key)
-        (directory / f"{name}.crt").write_bytes(self.cert)
-        return str(directory / f"{name}.crt"), str(directory / f"{name}.key")
-
-
-class Authority:
-    """A throwaway CA issuing server and client certificates."""
-
-    def __init__(self, name: str) -> None:
-        self._key = ec.generate_private_key(ec.SECP256R1())
-        self._name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-        builder = self._builder(self._name, self._key.public_key()).add_extension(
-            x509.BasicConstraints(ca=True, path_length=None), critical=True
-        )
-        self.cert = builder.sign(self._key, hashes.SHA256())
-
-    @property
-    def pem(self) -> bytes:
-        return self.cert.public_bytes(serialization.Encoding.PEM)
-
-    def _builder(
-        self, subject: x509.Name, public_key: ec.EllipticCurvePublicKey
-    ) -> x509.CertificateBuilder:
-        now = datetime.datetime.now(datetime.UTC)
-        return (
-            x509.CertificateBuilder()
-            .subject_name(subject)
-            .issuer_name(self._name)
-            .public_key(public_key)
-            .serial_number(x509.random_serial_number())
-            .not_valid_before(now - datetime.timedelta(minutes=5))
-            .not_valid_after(now + datetime.timedelta(days=1))
-        )
-
-    def issue(self, name: str, server: bool) -> Issued:
-        key = ec.generate_private_key(ec.SECP256R1())
-        subject = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, name)])
-        usage = ExtendedKeyUsageOID.SERVER_AUTH if server else ExtendedKeyUsageOID.CLIENT_AUTH
-        builder = self._builder(subject, key.public_key()).add_extension(
-            x509.ExtendedKeyUsage([usage]), critical=False
-        )
-        if server:
-            builder = builder.add_extension(
-                x509.SubjectAlternativeName(
-                    [x509.DNSName("localhost"), x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]
-                ),
-                critical=False,
-            )
-        cert = builder.sign(self._key, hashes.SHA256())
-        return Issued(
-            key.private_bytes(
-                serialization.Encoding.PEM,
-                serialization.PrivateFormat.PKCS8,
-                serialization.NoEncryption(),
-            ),
-            cert.public_bytes(serialization.Encoding.PEM),
-        )
 
 
 @pytest.fixture(scope="module")

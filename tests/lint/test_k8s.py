@@ -374,34 +374,79 @@ def test_config_map_holds_only_settings_the_server_reads_with_valid_values(
     Settings.from_args(argparse.Namespace(), environ=data)
 
 
-def test_tls_overlay_moves_probes_to_a_plaintext_health_port(tls: list[Obj]) -> None:
+def _supervised_front(objs: list[Obj]) -> tuple[dict[str, str], dict[str, str]]:
+    """The TLS front's supervisor's arguments and nghttpx's (after ``--``), by name."""
+    front = _container(objs, "front")
+    assert front["command"] == ["python", "-m", "service.front"]
+    split = front["args"].index("--")
+    own, nghttpx = front["args"][:split], front["args"][split + 1 :]
+    named = [dict(arg.removeprefix("--").split("=", 1) for arg in args) for args in (own, nghttpx)]
+    return named[0], named[1]
+
+
+def test_the_tls_overlay_runs_the_front_ending_tls_before_the_server_on_loopback(
+    base: list[Obj], tls: list[Obj]
+) -> None:
+    """The TLS pod is the base's pod with the front ending TLS: the same server settings
+    (loopback, the front's stream cap, the forwarded peer), the same nghttpx settings, a
+    frontend without ``no-tls``."""
+    assert [c["name"] for c in _containers(tls)] == ["handeval", "front"]
+    _, nghttpx = _supervised_front(tls)
+    plain = _front_args(base)
+    assert nghttpx["conf"] == plain["conf"]
+    assert nghttpx["backend"] == plain["backend"]
+    assert nghttpx["frontend"] == plain["frontend"].removesuffix(";no-tls")
+    assert nghttpx["frontend"] == f"0.0.0.0,{_ports(_container(tls, 'front'))['grpc']}"
+    data, plain_data = _config(tls), _config(base)
+    for key in ("HANDEVAL_HOST", "HANDEVAL_PORT", "HANDEVAL_MAX_STREAMS_PER_CONNECTION",
+                "HANDEVAL_PEER_FROM_FORWARDED"):  # fmt: skip
+        assert data[key] == plain_data[key], key
+    assert not any(key.startswith("HANDEVAL_TLS_") for key in data), "the front ends TLS"
+    assert _container(tls, "front")["lifecycle"] == _container(base, "front")["lifecycle"]
+
+
+def test_tls_overlay_probes_the_servers_plaintext_health_port(tls: list[Obj]) -> None:
+    """Kubernetes' gRPC probes cannot speak TLS: they ask the server's health-only port,
+    which listens on every interface while its gRPC port stays on loopback; the front is
+    probed by TCP. The health port is in no Service."""
     container = _container(tls)
     data = _config(tls)
-    assert [c["name"] for c in _containers(tls)] == ["handeval"], "the server ends TLS itself"
-    assert data["HANDEVAL_HOST"] == "0.0.0.0"
-    assert _ports(container)["grpc"] == int(data["HANDEVAL_PORT"])
     health_port = int(data["HANDEVAL_HEALTH_PORT"])
+    assert data["HANDEVAL_HEALTH_HOST"] == "0.0.0.0"
     assert health_port != int(data["HANDEVAL_PORT"])
     assert _ports(container)["health"] == health_port
     for name in ("readinessProbe", "livenessProbe", "startupProbe"):
         assert container[name]["grpc"]["port"] == health_port, name
     assert container["readinessProbe"]["grpc"]["service"] == READINESS_SERVICE
+    front = _container(tls, "front")
+    for name in ("readinessProbe", "livenessProbe"):
+        assert front[name]["tcpSocket"]["port"] == _ports(front)["grpc"], name
     for service in (o for o in tls if o["kind"] == "Service"):
         assert health_port not in {p["port"] for p in service["spec"]["ports"]}
+        [grpc_port] = [p for p in service["spec"]["ports"] if p["name"] == "grpc"]
+        assert grpc_port["appProtocol"] == "https", "TLS, not h2c"
 
 
-def test_tls_overlay_reads_its_files_from_the_mounted_secret(tls: list[Obj]) -> None:
+def test_tls_overlay_front_reads_the_mounted_secret_and_keeps_its_copies_in_memory(
+    tls: list[Obj],
+) -> None:
     pod = _one(tls, "Deployment")["spec"]["template"]["spec"]
-    data = _config(tls)
-    mounts = {m["name"]: m for m in _container(tls)["volumeMounts"]}
+    own, _ = _supervised_front(tls)
+    mounts = {m["name"]: m for m in _container(tls, "front")["volumeMounts"]}
     secret_volumes = {v["name"]: v["secret"] for v in pod["volumes"] if "secret" in v}
     [(name, secret)] = secret_volumes.items()
+    assert secret["secretName"]
     assert mounts[name]["readOnly"] is True
     directory = mounts[name]["mountPath"].rstrip("/") + "/"
-    for key in ("HANDEVAL_TLS_CERT", "HANDEVAL_TLS_KEY", "HANDEVAL_TLS_CLIENT_CA"):
-        assert data[key].startswith(directory), key
-    assert secret["secretName"]
-    assert _container(tls)["securityContext"]["readOnlyRootFilesystem"] is True
+    for flag in ("cert", "key", "client-ca"):
+        assert own[flag].startswith(directory), flag
+    memory = {v["name"] for v in pod["volumes"] if v.get("emptyDir", {}).get("medium") == "Memory"}
+    copies = [m for m in mounts.values() if m["mountPath"] == own["copies"]]
+    assert [m["name"] for m in copies] != [] and copies[0]["name"] in memory
+    assert _container(tls, "front")["securityContext"]["readOnlyRootFilesystem"] is True
+    assert "volumeMounts" not in _container(tls) or name not in {
+        m["name"] for m in _container(tls)["volumeMounts"]
+    }, "the server needs no key"
 
 
 def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_client_gets(
@@ -409,7 +454,7 @@ def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_clie
 ) -> None:
     """The front holds each client connection to its stream cap and carries every client's
     calls to the server over a few connections, so the server's cap must be wider; without
-    the front (TLS) clients meet the server's default."""
+    the TLS pod has the same front."""
     conf = (ROOT / "front" / "nghttpx.conf").read_text().splitlines()
     settings = dict(line.split("=", 1) for line in conf if line and not line.startswith("#"))
     per_client = int(settings["frontend-http2-max-concurrent-streams"])
@@ -418,8 +463,7 @@ def test_the_server_behind_the_front_takes_more_streams_a_connection_than_a_clie
     forwarded = ("--peer-from-forwarded",) if _on(_config(base), "PEER_FROM_FORWARDED") else ()
     behind = ("--max-streams-per-connection", streams, *forwarded)
     assert behind == BEHIND_FRONT, "what tests run behind it"
-    default = Settings.max_streams_per_connection
-    assert int(_config(tls)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"]) == default
+    assert _config(tls)["HANDEVAL_MAX_STREAMS_PER_CONNECTION"] == streams
 
 
 def _on(config: dict[str, str], name: str) -> bool:
@@ -431,8 +475,8 @@ def test_the_peer_is_the_forwarded_client_only_where_the_front_strips_what_clien
 ) -> None:
     """Behind the front every call comes over the front's connections, so the cost lane's
     share is charged to the client the front names; that is safe only because the front
-    drops any Forwarded header a client sends and the server listens on loopback. Without
-    the front (TLS) a client could name itself anything: the setting is off."""
+    drops any Forwarded header a client sends and the server listens on loopback; the TLS
+    pod has the same front."""
     conf = (ROOT / "front" / "nghttpx.conf").read_text().splitlines()
     settings = dict(line.split("=", 1) for line in conf if line and not line.startswith("#"))
     assert settings["add-forwarded"] == "for"
@@ -440,5 +484,6 @@ def test_the_peer_is_the_forwarded_client_only_where_the_front_strips_what_clien
     assert _on(_config(base), "PEER_FROM_FORWARDED")
     assert _config(base)["HANDEVAL_HOST"] == "127.0.0.1"
     assert "front" in {c["name"] for c in _containers(base)}
-    assert not _on(_config(tls), "PEER_FROM_FORWARDED")
-    assert "front" not in {c["name"] for c in _containers(tls)}
+    assert _on(_config(tls), "PEER_FROM_FORWARDED")
+    assert _config(tls)["HANDEVAL_HOST"] == "127.0.0.1"
+    assert "front" in {c["name"] for c in _containers(tls)}
