@@ -30,12 +30,11 @@ from evaluators.cards import (
     EMPTY,
     JOKER_1,
     JOKER_2,
-    InvalidRequest,
-    Violation,
     check_one_deck,
     rows_with_repeats,
     table_ranks,
 )
+from evaluators.errors import BatchTooLarge, InvalidRequest, Violation
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.kernels import _screen
@@ -46,12 +45,9 @@ from evaluators.rules_check import (
     together_message,
     within,
 )
-from evaluators.scoring import BatchCancelled
 from evaluators.validation import check_options, check_table_pairs, rules_for
 
 __all__ = [
-    "BatchCancelled",
-    "BatchTooLarge",
     "OpenedBatch",
     "evaluate_batch",
     "open_batch",
@@ -68,17 +64,6 @@ Mask = npt.NDArray[np.bool_]
 MAX_ROW_BYTES = 64
 """Most bytes one hand or one table may take, padding included: no game deals more than
 10 cards, and refusing wider rows up front keeps a hostile shape from costing time."""
-
-
-class BatchTooLarge(Exception):
-    """More hands than the server allows in one batch (the service answers RESOURCE_EXHAUSTED)."""
-
-    def __init__(self, hands: int, limit: int) -> None:
-        self.hands = hands
-        self.limit = limit
-        super().__init__(
-            f"the batch has {hands} hands; this server takes at most {limit} per batch"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +143,7 @@ def score_batch(
     copied. Any other batch returns its figures as without ``into``, whose cells then mean
     nothing.
 
-    Raises ``InvalidRequest`` for any bad hand and ``BatchCancelled`` when ``keep_going()``
+    Raises ``InvalidRequest`` for any bad hand and ``Stopped`` when ``keep_going()``
     turns false between chunks.
     """
     if _takes_one_pass(batch):
@@ -186,7 +171,7 @@ def evaluate_batch(
     """``open_batch`` then ``score_batch``: read and scored in one call.
 
     Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
-    ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
+    ``Stopped`` when ``keep_going()`` turns false between chunks.
     """
     return score_batch(
         open_batch(game, hands, hand_size, tables, table_size, options, max_hands), keep_going

@@ -8,12 +8,13 @@ Text is parsed once, at the edge; everything behind it computes on these ids.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import overload
 
 import numpy as np
 import numpy.typing as npt
+
+from evaluators.errors import Violation
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -31,63 +32,6 @@ _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "
 _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": TEN}
 CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s (or X1, X2 for jokers)"
 """What a refused card text is told: the notation in one line."""
-
-
-MAX_LISTED_VIOLATIONS = 10
-"""Violations with an index (``hand[2]``) an InvalidRequest keeps; the rest are counted."""
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One problem with a request: where it is (``hand[2]``) and what is wrong, for people."""
-
-    field: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Unlisted(Violation):
-    """Stands for ``count`` problems in one field that a capped list does not show."""
-
-    count: int = 0
-
-
-def cap(violations: Sequence[Violation]) -> list[Violation]:
-    """At most MAX_LISTED_VIOLATIONS violations with an index (``hand[2]``), then one
-    ``Unlisted`` per field counting the rest; violations of a whole field (``hand``,
-    ``ending``) all stay, being few. Capping a capped list changes nothing, and a batch's
-    list (10 indexes and its own counts) passes unchanged."""
-    kept: list[Violation] = []
-    rest: dict[str, int] = {}
-    indexed = 0
-    for violation in violations:
-        if "[" not in violation.field:
-            kept.append(violation)
-        elif indexed < MAX_LISTED_VIOLATIONS:
-            kept.append(violation)
-            indexed += 1
-        else:
-            root = violation.field.split("[", 1)[0]
-            rest[root] = rest.get(root, 0) + 1
-    kept += [
-        Unlisted(root, f"{count} more problems in {root} are not listed", count)
-        for root, count in rest.items()
-    ]
-    return kept
-
-
-def problem_count(violations: Sequence[Violation]) -> int:
-    """How many problems a (capped) list stands for."""
-    return sum(v.count if isinstance(v, Unlisted) else 1 for v in violations)
-
-
-class InvalidRequest(ValueError):
-    """A request the rules refuse; carries every problem found, ``cap``ped, so that its
-    size is bounded however many elements a request has."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(cap(violations))
-        super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
 
 
 def rank_of(card: int) -> int:

@@ -12,6 +12,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.costs import UnitCost
+from evaluators.errors import Stopped
 from evaluators.inputs import BatchRequest, HandRequest, ShowdownRequest
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult, Evaluation, ShowdownOutcome
@@ -24,10 +25,6 @@ CHUNK_SECONDS = 0.005
 """Later chunks are sized to take about this long, and ``keep_going`` is asked between
 them: a caller that has gone stops the work within a few milliseconds of it, whatever the
 game (meld-dense 10-card Tonk scores ~5x slower per hand than 7-card poker)."""
-
-
-class BatchCancelled(Exception):
-    """``keep_going`` said stop (the caller gave up or its deadline passed); nothing is returned."""
 
 
 def evaluate(request: HandRequest) -> Evaluation:
@@ -53,7 +50,7 @@ def evaluate_batch(
     ``evaluate_batch``: in one pass, or with ``keep_going`` in chunks of about
     ``CHUNK_SECONDS`` each.
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     rules = GAMES[request.game]
     options = request.options
@@ -80,7 +77,7 @@ def in_chunks(
     as ``over_chunks`` goes, their results joined in order (``name``, the game's, is for the
     error when a chunk's result has the wrong length).
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     parts: list[BatchResult] = []
 
@@ -122,12 +119,12 @@ def over_chunks(
     its speed), in order. A scorer that writes each chunk where it belongs (a caller's
     outputs) needs no joining; ``in_chunks`` joins the ones that return theirs.
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     start, size = 0, count if keep_going is None else first
     while start < count:
         if start and keep_going is not None and not keep_going():
-            raise BatchCancelled(f"stopped after {start} of {count} hands")
+            raise Stopped(f"stopped after {start} of {count} hands")
         stop = min(count, start + size)
         began = time.perf_counter()
         score(start, stop)

@@ -17,8 +17,6 @@ from evaluators.cards import (
     EMPTY,
     JOKERS,
     RANKS,
-    InvalidRequest,
-    Violation,
     card_text,
     check_one_deck,
     is_joker,
@@ -26,6 +24,7 @@ from evaluators.cards import (
     repeats,
     table_ranks,
 )
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.inputs import (
     Cards,
     Declaration,
@@ -259,7 +258,7 @@ def read_hand(
     (50, 46)
     >>> read_hand(Game.POKER_HIGH, ["Ah", "Kh", "Qh", "Jh", "Ah"])
     Traceback (most recent call last):
-    evaluators.cards.InvalidRequest: hand[4]: duplicate card 'Ah': also at hand[0]
+    evaluators.errors.InvalidRequest: hand[4]: duplicate card 'Ah': also at hand[0]
     """
     plain = read_plain_hand(game, hand, table, table_spreads, options)
     if plain is not None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from evaluators import point_totals
-from evaluators.cards import Violation
 from evaluators.costs import UnitCost
+from evaluators.errors import Violation
 from evaluators.game_rules import Results
 from evaluators.inputs import Declaration, Game, ShowdownRequest
 from evaluators.kernels import _odds

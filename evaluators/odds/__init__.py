@@ -27,7 +27,6 @@ if TYPE_CHECKING:  # what the names below are, for the type checker
     from evaluators.odds.plan import MIN_CHUNK as MIN_CHUNK
     from evaluators.odds.plan import OddsLimits as OddsLimits
     from evaluators.odds.plan import PlannedOdds as PlannedOdds
-    from evaluators.odds.plan import TooManySamples as TooManySamples
     from evaluators.odds.plan import odds_cost as odds_cost
     from evaluators.odds.plan import plan_odds as plan_odds
     from evaluators.odds.request import OddsRequest as OddsRequest
@@ -36,7 +35,6 @@ if TYPE_CHECKING:  # what the names below are, for the type checker
     from evaluators.odds.request import odds_violations as odds_violations
     from evaluators.odds.request import read_odds as read_odds
     from evaluators.odds.request import serves_odds as serves_odds
-    from evaluators.odds.run import OddsStopped as OddsStopped
     from evaluators.odds.run import odds as odds
     from evaluators.odds.run import run_odds as run_odds
     from evaluators.odds.tally import Odds as Odds
@@ -50,7 +48,6 @@ EXPORTS = {
         "MIN_CHUNK",
         "OddsLimits",
         "PlannedOdds",
-        "TooManySamples",
         "odds_cost",
         "plan_odds",
     ),
@@ -62,7 +59,7 @@ EXPORTS = {
         "read_odds",
         "serves_odds",
     ),
-    "run": ("OddsStopped", "odds", "run_odds"),
+    "run": ("odds", "run_odds"),
     "tally": ("Odds", "PotOdds", "SeatOdds"),
 }
 """Module -> the names this package exports from it."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaluators.costs import CallCost
+from evaluators.errors import TooManySamples
 from evaluators.odds.deal import Plan, count_completions
 from evaluators.odds.request import OddsRequest
 from evaluators.odds.rules import OddsGame
@@ -52,15 +53,6 @@ class OddsLimits:
     max_exact_runouts: int = 2_000_000
     default_samples: int = 200_000
     max_samples: int = 10_000_000
-
-
-class TooManySamples(Exception):
-    """More samples asked than the server allows (the service answers RESOURCE_EXHAUSTED)."""
-
-    def __init__(self, samples: int, limit: int) -> None:
-        self.samples = samples
-        self.limit = limit
-        super().__init__(f"{samples} samples asked; this server samples at most {limit}")
 
 
 @dataclass(frozen=True)

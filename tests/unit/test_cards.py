@@ -12,22 +12,24 @@ from evaluators.cards import (
     EMPTY,
     JOKER_1,
     JOKER_2,
-    MAX_LISTED_VIOLATIONS,
-    InvalidRequest,
-    Unlisted,
-    Violation,
     card_id,
     card_text,
     check_one_deck,
     is_joker,
     parse_card,
     parse_cards,
-    problem_count,
     rank_of,
     repeats,
     rows_with_repeats,
     suit_of,
     table_ranks,
+)
+from evaluators.errors import (
+    MAX_LISTED_VIOLATIONS,
+    InvalidRequest,
+    Unlisted,
+    Violation,
+    problem_count,
 )
 
 ALL_IDS = range(54)

@@ -20,7 +20,8 @@ import numpy.typing as npt
 import pytest
 
 from evaluators import batch, poker
-from evaluators.cards import EMPTY, JOKER_2, InvalidRequest, rows_with_repeats, table_ranks
+from evaluators.cards import EMPTY, JOKER_2, rows_with_repeats, table_ranks
+from evaluators.errors import InvalidRequest
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Game, Options
 from evaluators.kernels import _poker, _screen

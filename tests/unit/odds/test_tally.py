@@ -23,7 +23,8 @@ import numpy.typing as npt
 import pytest
 
 from evaluators import discard, poker
-from evaluators.cards import InvalidRequest, card_text
+from evaluators.cards import card_text
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds import (
