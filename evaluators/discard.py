@@ -16,12 +16,12 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.figures import cards_text, yes_no
+from evaluators.game_odds import Figures, FiguresOf, Matrix, as_figure
 from evaluators.game_rules import Figure
 from evaluators.inputs import Cards, Options
 from evaluators.kernels import _points
-from evaluators.odds.rules import Figures, FiguresOf, Matrix, as_figure
-from evaluators.odds.showdown import run_outs
 from evaluators.results import BatchResult, Detail, Evaluation
+from evaluators.runouts.showdown import run_outs
 
 _ALL_RANKS = (1 << 13) - 1
 _CARD_RANK = np.arange(256, dtype=np.uint16) >> 2

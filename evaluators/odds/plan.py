@@ -12,10 +12,10 @@ from dataclasses import dataclass
 
 from evaluators.costs import CallCost
 from evaluators.errors import TooManySamples
-from evaluators.odds.deal import Plan, count_completions
+from evaluators.game_odds import OddsGame
 from evaluators.odds.request import OddsRequest
-from evaluators.odds.rules import OddsGame
 from evaluators.registry import GAMES
+from evaluators.runouts.deal import Plan, count_completions
 
 CHUNK = 131_072
 """Most run-outs resolved at once: large enough that numpy's per-call cost vanishes."""

@@ -22,7 +22,12 @@ from collections.abc import Callable, Iterator
 import numpy as np
 
 from evaluators.errors import Stopped
-from evaluators.odds.deal import (
+from evaluators.game_odds import OddsGame
+from evaluators.odds.plan import CHUNK, SAMPLE_CHUNK, OddsLimits, PlannedOdds, plan_odds
+from evaluators.odds.request import OddsRequest
+from evaluators.odds.tally import Odds, Tally
+from evaluators.registry import GAMES
+from evaluators.runouts.deal import (
     Matrix,
     Plan,
     Weights,
@@ -31,11 +36,6 @@ from evaluators.odds.deal import (
     sample_completions,
     tile,
 )
-from evaluators.odds.plan import CHUNK, SAMPLE_CHUNK, OddsLimits, PlannedOdds, plan_odds
-from evaluators.odds.request import OddsRequest
-from evaluators.odds.rules import OddsGame
-from evaluators.odds.tally import Odds, Tally
-from evaluators.registry import GAMES
 
 
 def _always() -> bool:

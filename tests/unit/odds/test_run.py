@@ -17,6 +17,7 @@ import pytest
 from evaluators import scoring
 from evaluators.cards import DECK_SIZE, parse_card
 from evaluators.errors import Stopped, TooManySamples
+from evaluators.game_odds import OddsGame
 from evaluators.games import poker_high
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.odds import (
@@ -29,13 +30,12 @@ from evaluators.odds import (
     odds,
     read_odds,
 )
-from evaluators.odds.deal import (
+from evaluators.registry import GAMES
+from evaluators.runouts.deal import (
     Plan,
     count_completions,
     enumerate_completions,
 )
-from evaluators.odds.rules import OddsGame
-from evaluators.registry import GAMES
 
 HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
 
