@@ -31,8 +31,9 @@ from evaluators.cards import (
     JOKER_1,
     JOKER_2,
     check_one_deck,
+    deck_size,
     rows_with_repeats,
-    table_ranks,
+    table_pairs,
 )
 from evaluators.errors import BatchTooLarge, InvalidRequest, Violation
 from evaluators.game_rules import GameRules
@@ -265,7 +266,7 @@ def first_refused(rules: GameRules) -> int:
     """The lowest byte a full hand may not hold, every byte from it up refused too (the
     order of ``card_bits``): the jokers where the game deals none, then the bytes that are
     no card, then the padding byte."""
-    return JOKER_2 + 1 if rules.jokers else JOKER_1
+    return deck_size(rules.jokers)
 
 
 def _shape(
@@ -425,9 +426,7 @@ def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
         )
     )
     if rules.distinct_table_ranks:
-        table_problems.append(
-            (rows_with_repeats(table_ranks(tables)), lambda i: _pairs_message(tables[i]))
-        )
+        table_problems.append((table_pairs(tables), lambda i: _pairs_message(tables[i])))
     bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
     bad_tables, tables_total = _first_bad(table_problems, "tables", MAX_LISTED - len(bad_hands))
     violations = bad_hands + bad_tables
@@ -458,9 +457,10 @@ def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
             ),
         )
     ]
-    if not rules.jokers:
-        jokers = (cards == JOKER_1) | (cards == JOKER_2)
-        problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
+    refused = deck_size(rules.jokers)
+    if refused <= JOKER_2:
+        jokers = within(cards, refused, JOKER_2)
+        problems.append((np.logical_or.reduce(jokers, axis=1), lambda i: joker_message(rules)))
     return problems
 
 

@@ -109,15 +109,25 @@ def parse_cards(texts: Sequence[str], field: str, violations: list[Violation]) -
     return tuple(cards)
 
 
-# --- the card-set rule ------------------------------------------------------------------
-# One deck: no card twice in a request (``repeats`` of its ids). A table of distinct ranks,
-# where the game deals one (``GameRules.distinct_table_ranks``): no rank twice on it
-# (``repeats`` of its ``table_ranks``). EMPTY, the batch padding, is no card. The plain, full
-# and batch readers all call these; ``rows_with_repeats`` is ``repeats`` for a batch's rows
-# at once, and ``kernels/_screen.c`` is the compiled screen of a whole batch: tests hold the
-# three equal (tests/unit/test_cards.py, tests/unit/test_batch.py).
+# --- the card rules ---------------------------------------------------------------------
+# Each stated once here, for ids and row by row for a batch's matrix (``kernels/_screen.c``
+# is the compiled screen of a whole batch; tests hold the three equal: tests/unit/
+# test_cards.py, tests/unit/test_batch.py). The single path (``validation``), the batch
+# path (``batch``) and the dealer (``deal``) all read them:
+# - one deck: no card twice in a request (``repeats``, ``rows_with_repeats``); EMPTY, the
+#   batch padding, is no card;
+# - a table of distinct ranks, where the game deals one (``GameRules.distinct_table_ranks``):
+#   no rank twice on it (``table_pairs``, over ``table_ranks``);
+# - jokers only where the game deals them (``deck_size``).
 
 Matrix = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.bool_]
+
+
+def deck_size(jokers: bool) -> int:
+    """How many ids a game deals, from 0: the 52 cards, then the two jokers where the game
+    has them (``GameRules.jokers``). A card id from here up is one the game refuses."""
+    return DECK_SIZE + len(JOKERS) if jokers else DECK_SIZE
 
 
 def repeats(values: Sequence[int]) -> list[tuple[int, int]]:
@@ -137,14 +147,14 @@ def repeats(values: Sequence[int]) -> list[tuple[int, int]]:
     return found
 
 
-def rows_with_repeats(rows: Matrix) -> npt.NDArray[np.bool_]:
+def rows_with_repeats(rows: Matrix) -> Mask:
     """The rows for which ``repeats`` is not empty, vectorised: a sorted row holds two equal
     neighbours other than EMPTY."""
     if rows.shape[1] < 2:
         return np.zeros(rows.shape[0], dtype=np.bool_)
     ordered = np.sort(rows, axis=1)
     same = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != EMPTY)
-    found: npt.NDArray[np.bool_] = same.any(axis=1)
+    found: Mask = same.any(axis=1)
     return found
 
 
@@ -158,6 +168,18 @@ def table_ranks(cards: Sequence[int] | Matrix) -> tuple[int, ...] | Matrix:
     if isinstance(cards, np.ndarray):
         return np.where(cards < DECK_SIZE, cards >> 2, EMPTY).astype(np.uint8)
     return tuple([card >> 2 if card < DECK_SIZE else EMPTY for card in cards])
+
+
+@overload
+def table_pairs(table: Sequence[int]) -> list[tuple[int, int]]: ...
+@overload
+def table_pairs(table: Matrix) -> Mask: ...
+def table_pairs(table: Sequence[int] | Matrix) -> list[tuple[int, int]] | Mask:
+    """Where a table pairs: (place, first place) for each card sharing the rank of an
+    earlier one; for a matrix of tables, the rows that pair."""
+    if isinstance(table, np.ndarray):
+        return rows_with_repeats(table_ranks(table))
+    return repeats(table_ranks(table))
 
 
 def check_one_deck(
