@@ -240,8 +240,8 @@ def _kernel_tables() -> _poker.Tables:
     """This process's poker tables and key layout, handed once to the compiled kernel
     (``kernels._poker``), which holds them without a copy; the displacements as one byte
     each (the largest is 30), so that their 32 KiB stay in the first-level cache while a
-    server's request and reply bytes stream through the others (the uint32 copy measured
-    ~10% slower even with every table cached)."""
+    server's request and reply bytes stream through the others (a uint32 copy is slower
+    even with every table cached)."""
     tables = poker_tables()
     perfect_hash = tables.classes.perfect_hash
     if int(perfect_hash.displacements.max()) > 0xFF:

@@ -18,13 +18,13 @@ from evaluators.registry import GAMES
 from evaluators.results import BatchResult, Evaluation, ShowdownOutcome
 
 FIRST_CHUNK_HANDS = 16_384
-"""With ``keep_going``, ``evaluate_batch`` scores this many hands first to learn the speed:
-well under a millisecond for the slowest game since the kernels (meld-dense 10-card Tonk,
-~30-40M hands/s of thread CPU), so a batch of up to this many hands is one pass."""
+"""With ``keep_going``, ``evaluate_batch`` scores at least this many hands first to learn
+the speed: well within ``CHUNK_SECONDS`` for the slowest game with the compiled kernels
+(meld-dense 10-card Tonk), so a batch of up to this many hands is one pass."""
 CHUNK_SECONDS = 0.005
 """Later chunks are sized to take about this long, and ``keep_going`` is asked between
 them: a caller that has gone stops the work within a few milliseconds of it, whatever the
-game (meld-dense 10-card Tonk scores ~5x slower per hand than 7-card poker)."""
+game (chunks are sized by the game's own speed, not by a hand count)."""
 
 
 def evaluate(request: HandRequest) -> Evaluation:
@@ -136,9 +136,9 @@ def over_chunks(
 def first_chunk_hands(per_hand: UnitCost) -> int:
     """A first chunk of as many hands as ``per_hand`` (a game's ``batch_cost``, rounded up
     from measurements) puts within ``CHUNK_SECONDS``, and at least ``FIRST_CHUNK_HANDS``:
-    250,000 7-card poker hands, so a 100,000-hand batch is one call into its kernel, one
-    hand-off of the GIL to the event loop and back where two chunks took two (in a thread
-    beside one running Python, 1.0 against 2.2-2.8 ms of CPU a batch)."""
+    250,000 7-card poker hands, so a 100,000-hand batch is one call into its kernel: each
+    chunk hands the GIL to the event loop and back, which costs a thread beside a running
+    Python more than the chunk's own work saves."""
     return max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS * 1e9 / per_hand.cpu_ns))
 
 
