@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from evaluators import scoring
 from evaluators.batch import (
     MAX_ROW_BYTES,
-    check,
     evaluate_batch,
     full_hands_pass,
     open_batch,
@@ -22,6 +21,7 @@ from evaluators.batch import (
     score_batch,
     screen,
 )
+from evaluators.batch_check import check
 from evaluators.cards import EMPTY, parse_card, rank_of
 from evaluators.errors import BatchTooLarge, InvalidRequest, Stopped, Violation
 from evaluators.inputs import BatchRequest, Cards, Game, Options
