@@ -83,7 +83,7 @@ def check_cards_allowed(
     """Jokers only where the game has them."""
     refused = deck_size(rules.jokers)
     for index, card in enumerate(cards):
-        if refused <= card != EMPTY:
+        if card != EMPTY and card >= refused:
             violations.append(Violation(f"{field}[{index}]", joker_message(rules)))
 
 
