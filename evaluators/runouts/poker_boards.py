@@ -85,10 +85,13 @@ def rank_classes_on(played: Boards, hole: Cards) -> npt.NDArray[np.uint16]:
     return rank_classes
 
 
+# A board key (``KnownHoles``): bits 0..18 the ``BOARD_RANK_WEIGHTS`` index of its ranks,
+# then from bit 32 one nibble per suit counting its cards, started so that a nibble's bit 3
+# is set exactly when that suit may make a flush.
 _BOARD_SUIT_SHIFT = 32
 _BOARD_RANK_INDEX = (1 << 19) - 1
-_BOARD_FLUSH_BITS = 0x8888 << _BOARD_SUIT_SHIFT
-_FLUSH_LANE = 0x1FFF
+_BOARD_FLUSH_BITS = 0x8888 << _BOARD_SUIT_SHIFT  # bit 3 of every suit's nibble
+_FLUSH_LANE = 0x1FFF  # one suit's 13 rank bits
 _FLUSH_ROWS_PER_SHIFT = (_FLUSH_LANE + 1) // SUIT_MASK_SHIFT
 """A suit's shift (16 * suit) times this is its part's start in a seat's flush table."""
 
