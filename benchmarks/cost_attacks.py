@@ -48,7 +48,7 @@ EXACT_CALLS = 24
 POLITE_CALLS = 500
 POLITE_INTERVAL_SECONDS = 0.02
 """The polite caller's calls start this far apart, so its 500 span ~10 s of the flood (back
-to back they took ~0.5 s, and a p99 of so short a stretch was mostly the machine's noise)."""
+to back they would span a short stretch, whose p99 is mostly the machine's noise)."""
 SAMPLED_ODDS = odds_request("poker", [(f"p{i}", "?2") for i in range(23)], samples=10_000_000)
 
 
@@ -111,7 +111,7 @@ async def odds_flood(
     re-sent as it ends) while ``polite`` runs; the polite report and the Odds codes.
 
     The attackers run in a process of their own (``python -m benchmarks.cost_attacks``),
-    as another client would: in the polite caller's process their ~1,500 refused calls a
+    as another client would: in the polite caller's process their many refused calls a
     second queued its calls behind theirs on its own event loop, so its latency was partly
     the benchmark's own."""
     quiet = await polite(target, POLITE_CALLS, FLOOD_SECONDS, POLITE_INTERVAL_SECONDS)

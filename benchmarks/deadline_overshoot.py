@@ -21,7 +21,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from evaluators.odds import OddsLimits, OddsRequest, OddsStopped, plan_odds, run_odds
+from evaluators.errors import Stopped
+from evaluators.odds import OddsLimits, OddsRequest, plan_odds, run_odds
 from service.server.limits import WorkGate, yield_to_the_loop
 from service.server.serve import warm_up
 from tests.unit.odds.test_plan import fifteen_seat_flop_a, numbers_heads_up, poker_23_seats
@@ -68,7 +69,7 @@ def overshoot(request: OddsRequest, samples: int, gate: Callable[[float], Callab
 
     try:
         run_odds(request, planned, 1, timed)
-    except OddsStopped:
+    except Stopped:
         return (time.monotonic() - deadline) * 1e3, chunks[1:]
     raise AssertionError("the work ended before its deadline: make the case larger")
 

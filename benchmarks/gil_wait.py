@@ -16,8 +16,9 @@ import sys
 import threading
 import time
 
+from evaluators.errors import Stopped
 from evaluators.inputs import Game
-from evaluators.odds import OddsRequest, OddsSeat, OddsStopped, odds
+from evaluators.odds import OddsRequest, OddsSeat, odds
 from service.server.limits import yield_to_the_loop
 
 NAP_SECONDS = 0.0005
@@ -53,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
         while not stop.is_set():
             try:
                 odds(REQUEST, samples=200_000, seed=1, keep_going=lambda: not stop.is_set())
-            except OddsStopped:
+            except Stopped:
                 return
 
     worker = threading.Thread(target=sample)

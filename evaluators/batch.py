@@ -3,15 +3,13 @@
 The contract (docs/api.md ``EvaluateBatchRequest``): ``hands`` holds ``hand_size`` bytes per
 hand, ``tables`` either one table of ``table_size`` bytes for every hand or one per hand;
 byte 255 pads a short hand or table. The whole batch is screened first (``screen``, one
-compiled pass), and any bad hand fails it all (no partial scores): ``check`` then finds
-every problem, vectorised, for an ``InvalidRequest`` naming up to
-``MAX_LISTED`` indexes as ``hands[17]`` / ``tables[17]`` plus a count of the rest
-(``read_batch``). Then ``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on
-the narrowest layout (each row's padding moved to its end, all-padding columns dropped),
-chunk by chunk. ``evaluate_batch`` (``open_batch``: the shape and options checked, then
-``score_batch``) does both in one pass where the game has a ``screened_batch`` and the
-hands share a table, and the two-pass way for any batch that pass refuses. Strength points
-up, as everywhere.
+compiled pass), and any bad hand fails it all (no partial scores): ``batch_check.check``
+then finds every problem for the ``InvalidRequest`` (``read_batch``). Then
+``scoring.evaluate_batch`` runs the game's own ``evaluate_batch`` on the narrowest layout
+(each row's padding moved to its end, all-padding columns dropped), chunk by chunk.
+``evaluate_batch`` (``open_batch``: the shape and options checked, then ``score_batch``)
+does both in one pass where the game has a ``screened_batch`` and the hands share a table,
+and the two-pass way for any batch that pass refuses. Strength points up, as everywhere.
 """
 
 from __future__ import annotations
@@ -25,33 +23,22 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import scoring
+from evaluators.batch_check import check
 from evaluators.cards import (
     DECK_SIZE,
     EMPTY,
     JOKER_1,
     JOKER_2,
-    InvalidRequest,
-    Violation,
-    check_one_deck,
-    rows_with_repeats,
-    table_ranks,
+    deck_size,
 )
+from evaluators.errors import BatchTooLarge, InvalidRequest, Violation
 from evaluators.game_rules import GameRules
 from evaluators.inputs import BatchRequest, Game, Options
 from evaluators.kernels import _screen
 from evaluators.results import BatchResult, RankedCells
-from evaluators.rules_check import (
-    joker_message,
-    size_message,
-    together_message,
-    within,
-)
-from evaluators.scoring import BatchCancelled
-from evaluators.validation import check_options, check_table_pairs, rules_for
+from evaluators.validation import check_options, rules_for
 
 __all__ = [
-    "BatchCancelled",
-    "BatchTooLarge",
     "OpenedBatch",
     "evaluate_batch",
     "open_batch",
@@ -59,26 +46,12 @@ __all__ = [
     "score_batch",
 ]
 
-MAX_LISTED = 10
-"""Bad indexes named one by one in an InvalidRequest; the rest are counted."""
-
 Matrix = npt.NDArray[np.uint8]
 Mask = npt.NDArray[np.bool_]
 
 MAX_ROW_BYTES = 64
 """Most bytes one hand or one table may take, padding included: no game deals more than
 10 cards, and refusing wider rows up front keeps a hostile shape from costing time."""
-
-
-class BatchTooLarge(Exception):
-    """More hands than the server allows in one batch (the service answers RESOURCE_EXHAUSTED)."""
-
-    def __init__(self, hands: int, limit: int) -> None:
-        self.hands = hands
-        self.limit = limit
-        super().__init__(
-            f"the batch has {hands} hands; this server takes at most {limit} per batch"
-        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,7 +131,7 @@ def score_batch(
     copied. Any other batch returns its figures as without ``into``, whose cells then mean
     nothing.
 
-    Raises ``InvalidRequest`` for any bad hand and ``BatchCancelled`` when ``keep_going()``
+    Raises ``InvalidRequest`` for any bad hand and ``Stopped`` when ``keep_going()``
     turns false between chunks.
     """
     if _takes_one_pass(batch):
@@ -186,7 +159,7 @@ def evaluate_batch(
     """``open_batch`` then ``score_batch``: read and scored in one call.
 
     Raises ``BatchTooLarge``, ``InvalidRequest`` (see ``read_batch``) and
-    ``BatchCancelled`` when ``keep_going()`` turns false between chunks.
+    ``Stopped`` when ``keep_going()`` turns false between chunks.
     """
     return score_batch(
         open_batch(game, hands, hand_size, tables, table_size, options, max_hands), keep_going
@@ -280,7 +253,7 @@ def first_refused(rules: GameRules) -> int:
     """The lowest byte a full hand may not hold, every byte from it up refused too (the
     order of ``card_bits``): the jokers where the game deals none, then the bytes that are
     no card, then the padding byte."""
-    return JOKER_2 + 1 if rules.jokers else JOKER_1
+    return deck_size(rules.jokers)
 
 
 def _shape(
@@ -399,124 +372,3 @@ def screen(rules: GameRules, hands: Matrix, tables: Matrix) -> int:
         rules.cards_max,
         rules.distinct_table_ranks,
     )
-
-
-Problem = tuple[Mask, Callable[[int], str]]
-"""Rows that have one kind of problem, and the sentence for one such row."""
-
-
-def check(rules: GameRules, hands: Matrix, tables: Matrix) -> None:
-    """Every problem of every hand and table, vectorised; raise InvalidRequest if any."""
-    hand_count = (hands != EMPTY).sum(axis=1)
-    table_count = (tables != EMPTY).sum(axis=1)
-    together = hand_count + table_count
-    per_hand = _per_hand(tables, len(hands))
-    cards_only = (
-        np.where(hands <= JOKER_2, hands, EMPTY),
-        np.where(per_hand <= JOKER_2, per_hand, EMPTY),
-    )
-    hand_problems = _card_problems(rules, hands, "hand")
-    hand_problems += [
-        (
-            ~within(hand_count, rules.hand_min, rules.hand_max),
-            lambda i: size_message("the hand", int(hand_count[i]), rules.hand_min, rules.hand_max),
-        ),
-        (
-            ~within(together, rules.cards_min, rules.cards_max),
-            lambda i: together_message(rules, int(together[i])),
-        ),
-        (
-            rows_with_repeats(np.concatenate(cards_only, axis=1)),
-            lambda i: _repeats_message(cards_only[0][i], cards_only[1][i]),
-        ),
-    ]
-    table_problems = _card_problems(rules, tables, "table")
-    table_problems.append(
-        (
-            ~within(table_count, rules.table_min, rules.table_max),
-            lambda i: size_message(
-                "the table", int(table_count[i]), rules.table_min, rules.table_max
-            ),
-        )
-    )
-    if rules.distinct_table_ranks:
-        table_problems.append(
-            (rows_with_repeats(table_ranks(tables)), lambda i: _pairs_message(tables[i]))
-        )
-    bad_hands, hands_total = _first_bad(hand_problems, "hands", MAX_LISTED)
-    bad_tables, tables_total = _first_bad(table_problems, "tables", MAX_LISTED - len(bad_hands))
-    violations = bad_hands + bad_tables
-    for field, total, listed in (
-        ("hands", hands_total, len(bad_hands)),
-        ("tables", tables_total, len(bad_tables)),
-    ):
-        if total > listed:
-            violations.append(
-                Violation(
-                    field,
-                    f"{total - listed} more {field} are invalid (only {MAX_LISTED} problems "
-                    "are listed)",
-                )
-            )
-    if violations:
-        raise InvalidRequest(violations)
-
-
-def _card_problems(rules: GameRules, cards: Matrix, what: str) -> list[Problem]:
-    not_a_card = (cards > JOKER_2) & (cards != EMPTY)
-    problems: list[Problem] = [
-        (
-            not_a_card.any(axis=1),
-            lambda i: (
-                f"the {what} has byte {cards[i][not_a_card[i]][0]}, which is not a "
-                f"card: ids are 0-51, 52-53 for jokers, {EMPTY} for an empty slot"
-            ),
-        )
-    ]
-    if not rules.jokers:
-        jokers = (cards == JOKER_1) | (cards == JOKER_2)
-        problems.append((jokers.any(axis=1), lambda i: joker_message(rules)))
-    return problems
-
-
-def _repeats_message(hand: Matrix, table: Matrix) -> str:
-    """Each card a row repeats, at its place and the first, in the words of the single
-    path (``cards.check_one_deck``): ``hand[3]: duplicate card 'Ah': also at hand[0]``.
-    Places count bytes of the row as sent, padding included; ``table`` is this hand's
-    table, shared or its own."""
-    repeats: list[Violation] = []
-    check_one_deck((("hand", hand.tolist()), ("table", table.tolist())), repeats)
-    return _joined(repeats)
-
-
-def _pairs_message(table: Matrix) -> str:
-    """Each card of a table that pairs an earlier one, in the words of the single path
-    (``validation.check_table_pairs``): ``table[1]: the table pairs: 3d has the rank 3 of
-    table[0]; ...``, places counted as in ``_repeats_message``."""
-    pairs: list[Violation] = []
-    check_table_pairs(tuple(table.tolist()), "table", pairs)
-    return _joined(pairs)
-
-
-def _joined(violations: list[Violation]) -> str:
-    return "; ".join(f"{violation.field}: {violation.message}" for violation in violations)
-
-
-def _per_hand(tables: Matrix, count: int) -> Matrix:
-    return np.broadcast_to(tables, (count, tables.shape[1])) if len(tables) == 1 else tables
-
-
-def _first_bad(problems: list[Problem], field: str, limit: int) -> tuple[list[Violation], int]:
-    """A Violation for each of the first ``limit`` bad rows (all its problems in one
-    sentence), and how many rows are bad in all."""
-    bad = np.zeros(len(problems[0][0]), dtype=np.bool_)
-    for mask, _ in problems:
-        bad |= mask
-    rows = np.flatnonzero(bad)
-    violations = [
-        Violation(
-            f"{field}[{index}]", "; ".join(say(index) for mask, say in problems if mask[index])
-        )
-        for index in rows[: max(limit, 0)].tolist()
-    ]
-    return violations, len(rows)

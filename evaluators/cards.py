@@ -8,12 +8,13 @@ Text is parsed once, at the edge; everything behind it computes on these ids.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from types import MappingProxyType
 from typing import overload
 
 import numpy as np
 import numpy.typing as npt
+
+from evaluators.errors import Violation
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -31,63 +32,6 @@ _SUIT_ALIASES = {"c": 0, "d": 1, "h": 2, "s": 3, "♣": 0, "♦": 1, "♥": 2, "
 _RANK_ALIASES = {r.lower(): i for i, r in enumerate(RANKS)} | {"10": TEN}
 CARD_HELP = "ranks are 2-9 T J Q K A, suits c d h s (or X1, X2 for jokers)"
 """What a refused card text is told: the notation in one line."""
-
-
-MAX_LISTED_VIOLATIONS = 10
-"""Violations with an index (``hand[2]``) an InvalidRequest keeps; the rest are counted."""
-
-
-@dataclass(frozen=True)
-class Violation:
-    """One problem with a request: where it is (``hand[2]``) and what is wrong, for people."""
-
-    field: str
-    message: str
-
-
-@dataclass(frozen=True)
-class Unlisted(Violation):
-    """Stands for ``count`` problems in one field that a capped list does not show."""
-
-    count: int = 0
-
-
-def cap(violations: Sequence[Violation]) -> list[Violation]:
-    """At most MAX_LISTED_VIOLATIONS violations with an index (``hand[2]``), then one
-    ``Unlisted`` per field counting the rest; violations of a whole field (``hand``,
-    ``ending``) all stay, being few. Capping a capped list changes nothing, and a batch's
-    list (10 indexes and its own counts) passes unchanged."""
-    kept: list[Violation] = []
-    rest: dict[str, int] = {}
-    indexed = 0
-    for violation in violations:
-        if "[" not in violation.field:
-            kept.append(violation)
-        elif indexed < MAX_LISTED_VIOLATIONS:
-            kept.append(violation)
-            indexed += 1
-        else:
-            root = violation.field.split("[", 1)[0]
-            rest[root] = rest.get(root, 0) + 1
-    kept += [
-        Unlisted(root, f"{count} more problems in {root} are not listed", count)
-        for root, count in rest.items()
-    ]
-    return kept
-
-
-def problem_count(violations: Sequence[Violation]) -> int:
-    """How many problems a (capped) list stands for."""
-    return sum(v.count if isinstance(v, Unlisted) else 1 for v in violations)
-
-
-class InvalidRequest(ValueError):
-    """A request the rules refuse; carries every problem found, ``cap``ped, so that its
-    size is bounded however many elements a request has."""
-
-    def __init__(self, violations: Sequence[Violation]) -> None:
-        self.violations = tuple(cap(violations))
-        super().__init__("; ".join(f"{v.field}: {v.message}" for v in self.violations))
 
 
 def rank_of(card: int) -> int:
@@ -165,15 +109,25 @@ def parse_cards(texts: Sequence[str], field: str, violations: list[Violation]) -
     return tuple(cards)
 
 
-# --- the card-set rule ------------------------------------------------------------------
-# One deck: no card twice in a request (``repeats`` of its ids). A table of distinct ranks,
-# where the game deals one (``GameRules.distinct_table_ranks``): no rank twice on it
-# (``repeats`` of its ``table_ranks``). EMPTY, the batch padding, is no card. The plain, full
-# and batch readers all call these; ``rows_with_repeats`` is ``repeats`` for a batch's rows
-# at once, and ``kernels/_screen.c`` is the compiled screen of a whole batch: tests hold the
-# three equal (tests/unit/test_cards.py, tests/unit/test_batch.py).
+# --- the card rules ---------------------------------------------------------------------
+# Each stated once here, for ids and row by row for a batch's matrix (``kernels/_screen.c``
+# is the compiled screen of a whole batch; tests hold the three equal: tests/unit/
+# test_cards.py, tests/unit/test_batch.py). The single path (``validation``), the batch
+# path (``batch``) and the dealer (``deal``) all read them:
+# - one deck: no card twice in a request (``repeats``, ``rows_with_repeats``); EMPTY, the
+#   batch padding, is no card;
+# - a table of distinct ranks, where the game deals one (``GameRules.distinct_table_ranks``):
+#   no rank twice on it (``table_pairs``, over ``table_ranks``);
+# - jokers only where the game deals them (``deck_size``).
 
 Matrix = npt.NDArray[np.uint8]
+Mask = npt.NDArray[np.bool_]
+
+
+def deck_size(jokers: bool) -> int:
+    """How many ids a game deals, from 0: the 52 cards, then the two jokers where the game
+    has them (``GameRules.jokers``). A card id from here up is one the game refuses."""
+    return DECK_SIZE + len(JOKERS) if jokers else DECK_SIZE
 
 
 def repeats(values: Sequence[int]) -> list[tuple[int, int]]:
@@ -193,14 +147,14 @@ def repeats(values: Sequence[int]) -> list[tuple[int, int]]:
     return found
 
 
-def rows_with_repeats(rows: Matrix) -> npt.NDArray[np.bool_]:
+def rows_with_repeats(rows: Matrix) -> Mask:
     """The rows for which ``repeats`` is not empty, vectorised: a sorted row holds two equal
     neighbours other than EMPTY."""
     if rows.shape[1] < 2:
         return np.zeros(rows.shape[0], dtype=np.bool_)
     ordered = np.sort(rows, axis=1)
     same = (ordered[:, 1:] == ordered[:, :-1]) & (ordered[:, 1:] != EMPTY)
-    found: npt.NDArray[np.bool_] = same.any(axis=1)
+    found: Mask = same.any(axis=1)
     return found
 
 
@@ -214,6 +168,18 @@ def table_ranks(cards: Sequence[int] | Matrix) -> tuple[int, ...] | Matrix:
     if isinstance(cards, np.ndarray):
         return np.where(cards < DECK_SIZE, cards >> 2, EMPTY).astype(np.uint8)
     return tuple([card >> 2 if card < DECK_SIZE else EMPTY for card in cards])
+
+
+@overload
+def table_pairs(table: Sequence[int]) -> list[tuple[int, int]]: ...
+@overload
+def table_pairs(table: Matrix) -> Mask: ...
+def table_pairs(table: Sequence[int] | Matrix) -> list[tuple[int, int]] | Mask:
+    """Where a table pairs: (place, first place) for each card sharing the rank of an
+    earlier one; for a matrix of tables, the rows that pair."""
+    if isinstance(table, np.ndarray):
+        return rows_with_repeats(table_ranks(table))
+    return repeats(table_ranks(table))
 
 
 def check_one_deck(

@@ -38,11 +38,10 @@ class CallCost:
 BATCH_HAND_COST = UnitCost(cpu_ns=20, bytes=16)
 """A batch hand in most games, with the compiled kernels (``evaluators.kernels``): read,
 scored and its reply written as packed fields, the dearer of the two reply forms (byte
-columns take half the CPU and a quarter of the memory), measured 5-16 ns and 3-25 bytes
-a hand over 100,000 hands (``python -m benchmarks.batch_costs``, least of 3 runs' thread
-CPU; the bytes swing with what the allocator kept from the last batch); a game slower
-than this sets its own ``GameRules.batch_cost``. ``tests/unit/service/test_batch_costs.py``
-holds each game's within a factor of its measure."""
+columns cost less), rounded up from ``python -m benchmarks.batch_costs`` (the least of
+its runs' thread CPU over a 100,000-hand batch; the bytes swing with what the allocator
+kept from the last batch); a game dearer than this sets its own ``GameRules.batch_cost``.
+``tests/unit/service/test_batch_costs.py`` holds each game's within a factor of its measure."""
 
 
 def batch_cost(per_hand: UnitCost, hands: int, request_bytes: int, reply_bytes: int) -> CallCost:

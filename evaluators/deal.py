@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators import rules_check
-from evaluators.cards import DECK_SIZE, RANKS, SUITS
+from evaluators.cards import RANKS, SUITS, deck_size
 from evaluators.inputs import Cards, Game
 from evaluators.registry import GAMES, GameRules
 
@@ -125,7 +125,7 @@ def deal(
     if deck is not None and table_size:
         raise ValueError("a narrowed deck deals hands only, not tables")
     rng = np.random.default_rng([seed, zlib.crc32(game.value.encode())])
-    cards = np.arange(DECK_SIZE + (2 if rules.jokers else 0), dtype=np.uint8)
+    cards = np.arange(deck_size(rules.jokers), dtype=np.uint8)
     cards = cards if deck is None else np.asarray(deck, dtype=np.uint8)
     hands, tables = _draw(rng, rules, cards, count, hand_size, table_size)
     todo = np.arange(count) if keep is None else np.flatnonzero(~keep(hands))

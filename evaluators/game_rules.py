@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.cards import Violation
 from evaluators.costs import BATCH_HAND_COST, UnitCost
+from evaluators.errors import Violation
+from evaluators.game_odds import OddsGame
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.odds.rules import OddsGame
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
 
 Evaluator = Callable[[Cards, Cards, tuple[Cards, ...], Options], Evaluation]

@@ -23,12 +23,12 @@ from evaluators import discard
 from evaluators.cards import DECK_SIZE
 from evaluators.discard import apply_discard, discard_figures, instant_win, sum_kept
 from evaluators.figures import half_text
+from evaluators.game_odds import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.game_rules import Figure, GameRules, Resolver, Results, ShowdownCheck
 from evaluators.inputs import Cards, Game, Options, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, OddsGame, Split
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
+from evaluators.runouts import showdown as array_showdown
 from evaluators.showdown import instant_win_first, low_strength, split_pot, strength
 
 

@@ -66,10 +66,9 @@ class BatchResult:
 
     ``strength`` and ``low_strength`` are unsigned integer arrays, ``value`` a signed one,
     each as wide as its game's figures need (poker's are 16 bits), and ``instant_win`` is
-    bool: widening every figure to 64 bits cost a 7-card poker batch 15% of its scoring and
-    reply writing. A caller that needs one width casts (``astype(np.uint64, copy=False)``).
-    Fields may share memory (a game's value can be a view of its strength): read them, do
-    not write to them.
+    bool: a wider figure is more bytes to score, write and send for every hand. A caller
+    that needs one width casts (``astype(np.uint64, copy=False)``). Fields may share memory
+    (a game's value can be a view of its strength): read them, do not write to them.
     """
 
     strength: npt.NDArray[np.unsignedinteger[Any]]

@@ -12,22 +12,19 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.costs import UnitCost
+from evaluators.errors import Stopped
 from evaluators.inputs import BatchRequest, HandRequest, ShowdownRequest
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult, Evaluation, ShowdownOutcome
 
 FIRST_CHUNK_HANDS = 16_384
-"""With ``keep_going``, ``evaluate_batch`` scores this many hands first to learn the speed:
-well under a millisecond for the slowest game since the kernels (meld-dense 10-card Tonk,
-~30-40M hands/s of thread CPU), so a batch of up to this many hands is one pass."""
+"""With ``keep_going``, ``evaluate_batch`` scores at least this many hands first to learn
+the speed: well within ``CHUNK_SECONDS`` for the slowest game with the compiled kernels
+(meld-dense 10-card Tonk), so a batch of up to this many hands is one pass."""
 CHUNK_SECONDS = 0.005
 """Later chunks are sized to take about this long, and ``keep_going`` is asked between
 them: a caller that has gone stops the work within a few milliseconds of it, whatever the
-game (meld-dense 10-card Tonk scores ~5x slower per hand than 7-card poker)."""
-
-
-class BatchCancelled(Exception):
-    """``keep_going`` said stop (the caller gave up or its deadline passed); nothing is returned."""
+game (chunks are sized by the game's own speed, not by a hand count)."""
 
 
 def evaluate(request: HandRequest) -> Evaluation:
@@ -53,7 +50,7 @@ def evaluate_batch(
     ``evaluate_batch``: in one pass, or with ``keep_going`` in chunks of about
     ``CHUNK_SECONDS`` each.
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     rules = GAMES[request.game]
     options = request.options
@@ -80,7 +77,7 @@ def in_chunks(
     as ``over_chunks`` goes, their results joined in order (``name``, the game's, is for the
     error when a chunk's result has the wrong length).
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     parts: list[BatchResult] = []
 
@@ -122,12 +119,12 @@ def over_chunks(
     its speed), in order. A scorer that writes each chunk where it belongs (a caller's
     outputs) needs no joining; ``in_chunks`` joins the ones that return theirs.
 
-    Raises ``BatchCancelled`` when ``keep_going()`` is false before a chunk after the first.
+    Raises ``Stopped`` when ``keep_going()`` is false before a chunk after the first.
     """
     start, size = 0, count if keep_going is None else first
     while start < count:
         if start and keep_going is not None and not keep_going():
-            raise BatchCancelled(f"stopped after {start} of {count} hands")
+            raise Stopped(f"stopped after {start} of {count} hands")
         stop = min(count, start + size)
         began = time.perf_counter()
         score(start, stop)
@@ -139,9 +136,9 @@ def over_chunks(
 def first_chunk_hands(per_hand: UnitCost) -> int:
     """A first chunk of as many hands as ``per_hand`` (a game's ``batch_cost``, rounded up
     from measurements) puts within ``CHUNK_SECONDS``, and at least ``FIRST_CHUNK_HANDS``:
-    250,000 7-card poker hands, so a 100,000-hand batch is one call into its kernel, one
-    hand-off of the GIL to the event loop and back where two chunks took two (in a thread
-    beside one running Python, 1.0 against 2.2-2.8 ms of CPU a batch)."""
+    250,000 7-card poker hands, so a 100,000-hand batch is one call into its kernel: each
+    chunk hands the GIL to the event loop and back, which costs a thread beside a running
+    Python more than the chunk's own work saves."""
     return max(FIRST_CHUNK_HANDS, int(CHUNK_SECONDS * 1e9 / per_hand.cpu_ns))
 
 

@@ -13,19 +13,17 @@ import functools
 from collections.abc import Sequence
 
 from evaluators.cards import (
-    DECK_SIZE,
     EMPTY,
-    JOKERS,
     RANKS,
-    InvalidRequest,
-    Violation,
     card_text,
     check_one_deck,
-    is_joker,
+    deck_size,
     parse_cards,
     repeats,
+    table_pairs,
     table_ranks,
 )
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.inputs import (
     Cards,
     Declaration,
@@ -83,10 +81,9 @@ def check_cards_allowed(
     rules: GameRules, cards: Cards, field: str, violations: list[Violation]
 ) -> None:
     """Jokers only where the game has them."""
-    if rules.jokers:
-        return
+    refused = deck_size(rules.jokers)
     for index, card in enumerate(cards):
-        if card != EMPTY and is_joker(card):
+        if card != EMPTY and card >= refused:
             violations.append(Violation(f"{field}[{index}]", joker_message(rules)))
 
 
@@ -107,7 +104,7 @@ def check_table_pairs(table: Cards, field: str, violations: list[Violation]) -> 
             f"the table pairs: {card_text(table[place])} has the rank {RANKS[ranks[place]]} of "
             f"{field}[{first}]; {PAIRING_REMEDY}",
         )
-        for place, first in repeats(ranks)
+        for place, first in table_pairs(table)
     ]
 
 
@@ -193,7 +190,7 @@ def _raise_if(violations: list[Violation]) -> None:
 
 
 _DEFAULT_OPTIONS = Options()
-CANONICAL_IDS = {card_text(card): card for card in range(DECK_SIZE + len(JOKERS))}
+CANONICAL_IDS = {card_text(card): card for card in range(deck_size(jokers=True))}
 """Canonical card text (``Ah``, ``Td``, ``X1``) -> id: the fast path's one dict read."""
 
 
@@ -234,11 +231,10 @@ def read_plain_ids(
     rules = GAMES[game]
     if not sizes_fit(rules, len(hand), len(table)):
         return None
-    if repeats(hand + table):
+    cards = hand + table
+    if repeats(cards) or max(cards) >= deck_size(rules.jokers):
         return None
-    if not rules.jokers and (max(hand) >= DECK_SIZE or max(table, default=0) >= DECK_SIZE):
-        return None
-    if rules.distinct_table_ranks and repeats(table_ranks(table)):
+    if rules.distinct_table_ranks and table_pairs(table):
         return None
     if options is not None and _option_refusals(game, options, False):
         return None
@@ -259,7 +255,7 @@ def read_hand(
     (50, 46)
     >>> read_hand(Game.POKER_HIGH, ["Ah", "Kh", "Qh", "Jh", "Ah"])
     Traceback (most recent call last):
-    evaluators.cards.InvalidRequest: hand[4]: duplicate card 'Ah': also at hand[0]
+    evaluators.errors.InvalidRequest: hand[4]: duplicate card 'Ah': also at hand[0]
     """
     plain = read_plain_hand(game, hand, table, table_spreads, options)
     if plain is not None:

@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from evaluators import point_totals
-from evaluators.cards import Violation
 from evaluators.costs import UnitCost
+from evaluators.errors import Violation
+from evaluators.game_odds import CompiledPot, Declarations, Figures, Split
 from evaluators.game_rules import Results
 from evaluators.inputs import Declaration, Game, ShowdownRequest
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import CompiledPot, Declarations, Figures, Split
 from evaluators.point_totals import FACES, PointValues, high_why, low_why
 from evaluators.results import Award, Resolution
+from evaluators.runouts import showdown as array_showdown
 from evaluators.showdown import (
     HALF,
     WHOLE,

@@ -17,11 +17,7 @@ import numpy.typing as npt
 
 from evaluators import poker
 from evaluators.costs import UnitCost
-from evaluators.game_rules import Figure, GameRules, Results
-from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.kernels import _odds
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import (
+from evaluators.game_odds import (
     CompiledPot,
     Declarations,
     Figures,
@@ -30,7 +26,11 @@ from evaluators.odds.rules import (
     ScoredFigures,
     Split,
 )
+from evaluators.game_rules import Figure, GameRules, Results
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.kernels import _odds
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
+from evaluators.runouts import showdown as array_showdown
 from evaluators.showdown import split_pot, strength
 from evaluators.tables.card_keys import DOTS_BY_RANK, DOTS_MASK, DOTS_SHIFT
 

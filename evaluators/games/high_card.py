@@ -20,11 +20,7 @@ import numpy.typing as npt
 from evaluators.cards import ACE, DECK_SIZE, RANKS
 from evaluators.costs import UnitCost
 from evaluators.figures import cards_text
-from evaluators.game_rules import Figure, GameRules, Results
-from evaluators.inputs import Cards, Game, Options, ShowdownRequest
-from evaluators.kernels import _odds, _points
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import (
+from evaluators.game_odds import (
     CompiledPot,
     Declarations,
     Figures,
@@ -33,7 +29,11 @@ from evaluators.odds.rules import (
     ScoredFigures,
     Split,
 )
+from evaluators.game_rules import Figure, GameRules, Results
+from evaluators.inputs import Cards, Game, Options, ShowdownRequest
+from evaluators.kernels import _odds, _points
 from evaluators.results import BatchResult, Detail, Evaluation, Resolution
+from evaluators.runouts import showdown as array_showdown
 from evaluators.showdown import WHOLE, best_players, evaluation_of, names_text, share_out, wins_text
 
 
@@ -130,7 +130,7 @@ def rank_order(ace_low: bool) -> npt.NDArray[np.uint8]:
 
 def check_order(options: Options) -> npt.NDArray[np.uint8]:
     """``rank_order`` for the request's options: what Odds' fused chunk call reads
-    (``odds.rules.ScoredFigures``)."""
+    (``game_odds.ScoredFigures``)."""
     return rank_order(options.ace_low)
 
 

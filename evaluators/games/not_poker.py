@@ -248,8 +248,7 @@ def _is_real(symbols: tuple[int, ...]) -> bool:
 def reading_table() -> ReadingTable:
     """Build, once per process, the best reading of every signature.
 
-    27132 slots, 26390 of them real hands; 0.3-0.5 s on one core; about 6 MB of
-    Python objects plus 0.4 MB of numpy arrays. Jokers are tried here, once per signature, over
+    27132 slots, 26390 of them real hands. Jokers are tried here, once per signature, over
     the ranks in hand and the two highest absent ranks.
     """
     literal = {
@@ -325,10 +324,9 @@ def triple_weights() -> npt.NDArray[np.intp]:
     """``_WEIGHTS`` for three places at once: row k (0 or 1) at key ``a << 8 | b << 4 | c``
     holds what symbols a, b, c in places 3k, 3k+1 and 3k+2 add to a signature's index.
 
-    2 x 4,096 intp (64 KiB), built in microseconds. A batch then takes two gathers where it
-    took one per place: numpy converts each gather's index array to intp first, which for
-    byte-sized symbols cost more than the gather itself (6 gathers: 11.5 ms per million
-    hands; 2: about 4).
+    2 x 4,096 intp (64 KiB). A batch then takes two gathers where it would take one per
+    place: numpy converts each gather's index array to intp first, which for byte-sized
+    symbols costs more than the gather itself.
     """
     weights = np.array(_WEIGHTS, dtype=np.intp)
     side = 1 << _SYMBOL_BITS
@@ -362,7 +360,7 @@ def batch_signature_index(hands: npt.NDArray[np.uint8]) -> npt.NDArray[np.intp]:
             np.maximum(columns[i], columns[j]),
         )
     # mode="clip": keys are inside the table by construction, and numpy's bounds-checked
-    # gather is several times slower.
+    # gather is slower.
     weights = triple_weights()
     index: npt.NDArray[np.intp] = np.take(weights[0], _key(*columns[:3]), mode="clip")
     index += np.take(weights[1], _key(*columns[3:]), mode="clip")

@@ -9,8 +9,8 @@ from __future__ import annotations
 from evaluators import point_totals
 from evaluators.costs import UnitCost
 from evaluators.inputs import Game
-from evaluators.odds import showdown as array_showdown
 from evaluators.point_totals import FACES, PointValues
+from evaluators.runouts import showdown as array_showdown
 
 SUMMARY = (
     "Numbers (#137): five cards each, up to seven table cards turned one by one; after "

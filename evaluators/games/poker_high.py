@@ -15,12 +15,7 @@ import numpy.typing as npt
 
 from evaluators import poker
 from evaluators.costs import UnitCost
-from evaluators.game_rules import Figure, GameRules
-from evaluators.inputs import Cards, Game, Options
-from evaluators.kernels import _odds
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.deal import draw_set_halves, set_halves, subset_sums
-from evaluators.odds.rules import (
+from evaluators.game_odds import (
     CompiledPot,
     Declarations,
     Figures,
@@ -31,8 +26,14 @@ from evaluators.odds.rules import (
     ScoredFigures,
     Split,
 )
+from evaluators.game_rules import Figure, GameRules
+from evaluators.inputs import Cards, Game, Options
+from evaluators.kernels import _odds
 from evaluators.poker import PokerDetail, classify
 from evaluators.results import BatchResult, Evaluation
+from evaluators.runouts import poker_boards
+from evaluators.runouts import showdown as array_showdown
+from evaluators.runouts.deal import draw_set_halves, set_halves, subset_sums
 from evaluators.showdown import resolve_single_pot
 
 SUMMARY = (
@@ -97,20 +98,20 @@ def reference_batch(
 
 
 def odds_figures(hands: Sequence[Matrix], table: Matrix, options: Options) -> Figures:
-    """A fully known hand takes one gather per board (``poker.rank_classes_on`` on the
-    boards read once, ``poker.boards``); a dealt one is scored with its table by the
+    """A fully known hand takes one gather per board (``poker_boards.rank_classes_on`` on the
+    boards read once, ``poker_boards.boards``); a dealt one is scored with its table by the
     compiled 7-card kernel (``poker.compiled_batch``, the GIL released), which the tests
     hold to the numpy lookups exactly; the table's rows are made contiguous once for all
     seats (a sampled chunk's columns are contiguous, its rows not)."""
     count = array_showdown.run_outs(hands, table)
-    played: poker.Boards | None = None
+    played: poker_boards.Boards | None = None
     rows = np.ascontiguousarray(table)
     strength = np.empty((len(hands), count), dtype=np.int64)
     for seat, hand in enumerate(hands):
         if len(hand) == 1 and count > 1:
             if played is None:
-                played = poker.boards(table)
-            classes = poker.rank_classes_on(played, tuple(hand[0].tolist()))
+                played = poker_boards.boards(table)
+            classes = poker_boards.rank_classes_on(played, tuple(hand[0].tolist()))
             np.subtract(poker.STRENGTH_BASE, classes, out=strength[seat], dtype=np.int64)
         else:
             strength[seat] = poker.compiled_batch(hand, rows, dots=False).strength
@@ -133,7 +134,7 @@ def known_hands_exact(holes: Sequence[Cards], table: Cards, unseen: Cards) -> It
     the order of ``combinations`` rows, at most ``KNOWN_CHUNK`` at a time: the boards whose
     first card is ``first`` are that card plus each smaller board of cards above it, the
     last rows of the ``subset_sums`` one card smaller, so a chunk's keys are one add."""
-    known = poker.KnownHoles(holes, table, unseen)
+    known = poker_boards.KnownHoles(holes, table, unseen)
     dealt = 5 - len(table)
     rest_keys = subset_sums(known.card_keys, dealt - 1)
     rest_keys += known.start
@@ -166,7 +167,7 @@ def known_hands_sampled(
     """``count`` boards drawn uniformly from the cards still to come, when every seat's hole
     cards are known: each a disjoint pair of uniform half-boards (``draw_set_halves``),
     whose keys and flush rank bits are tables of each half's ``combinations`` rows."""
-    known = poker.KnownHoles(holes, table, unseen)
+    known = poker_boards.KnownHoles(holes, table, unseen)
     dealt = 5 - len(table)
     halves = set_halves(known.card_keys, dealt)
     halves.small[:, 1] += known.start

@@ -28,12 +28,12 @@ from evaluators.discard import (
     sum_kept,
 )
 from evaluators.figures import yes_no
+from evaluators.game_odds import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.game_rules import Figure, GameRules
 from evaluators.inputs import Cards, Game, Options
 from evaluators.kernels import _odds
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.rules import CompiledPot, Declarations, DiscardScore, Figures, Split
 from evaluators.results import BatchResult, Detail, Evaluation
+from evaluators.runouts import showdown as array_showdown
 from evaluators.showdown import resolve_single_pot
 
 

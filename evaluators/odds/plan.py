@@ -11,10 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from evaluators.costs import CallCost
-from evaluators.odds.deal import Plan, count_completions
+from evaluators.errors import TooManySamples
+from evaluators.game_odds import OddsGame
 from evaluators.odds.request import OddsRequest
-from evaluators.odds.rules import OddsGame
 from evaluators.registry import GAMES
+from evaluators.runouts.deal import Plan, count_completions
 
 CHUNK = 131_072
 """Most run-outs resolved at once: large enough that numpy's per-call cost vanishes."""
@@ -22,18 +23,18 @@ CHUNK = 131_072
 SAMPLE_CHUNK = 65_536
 """Most run-outs sampled and resolved at once: half a ``CHUNK``, as the sampled path's
 arrays (the deal's, the figures', every pot's shares) then stay closer to a core's cache
-(measured 5-30% more run-outs a second than a whole ``CHUNK`` in the discard games and
-Grocery Store Dots)."""
+(more run-outs a second than a whole ``CHUNK`` in the discard games and Grocery Store
+Dots)."""
 
 CHUNK_BYTES = 16 * 1024 * 1024
 """The most a chunk's arrays may hold, by the game's ``runout_cost``: with many seats a
-chunk has fewer run-outs, so a call's working set is bounded whatever its seats (15-seat
-exact Flop-A held ~175 MiB in chunks of ``CHUNK``)."""
+chunk has fewer run-outs, so a call's working set is bounded whatever its seats (a chunk
+of ``CHUNK`` run-outs grows with every seat)."""
 
 CHUNK_SECONDS = 0.003
 """The most CPU a chunk should take, by the game's ``runout_cost``: ``keep_going`` is asked
-between chunks, so a passed deadline or a cancel stops the work within about this (8 ms
-while chunks were numpy; compiled, a chunk's fixed cost is small beside 3 ms of work)."""
+between chunks, so a passed deadline or a cancel stops the work within about this (a
+compiled chunk's fixed cost is small beside its work)."""
 
 FIRST_CHUNK_SECONDS = 0.0005
 """The first sampled chunk's CPU, by the same estimate: ``keep_going`` (the server's
@@ -52,15 +53,6 @@ class OddsLimits:
     max_exact_runouts: int = 2_000_000
     default_samples: int = 200_000
     max_samples: int = 10_000_000
-
-
-class TooManySamples(Exception):
-    """More samples asked than the server allows (the service answers RESOURCE_EXHAUSTED)."""
-
-    def __init__(self, samples: int, limit: int) -> None:
-        self.samples = samples
-        self.limit = limit
-        super().__init__(f"{samples} samples asked; this server samples at most {limit}")
 
 
 @dataclass(frozen=True)
@@ -97,8 +89,8 @@ def plan_odds(
 ) -> PlannedOdds:
     """The first half of ``odds``: the checked request's deal, whether it is exact, its
     run-outs and chunk size. Raises ``TooManySamples`` over ``limits.max_samples``. The
-    completions are counted only when no ``samples`` are asked (a discard game's count took
-    6-7 ms, about 5% of a 4-seat call of 500,000 samples)."""
+    completions are counted only when no ``samples`` are asked (a discard game's count is a
+    real share of a sampled call's CPU, and sampling does not need it)."""
     limits = limits or OddsLimits()
     rules = GAMES[request.game]
     game = rules.odds

@@ -16,7 +16,8 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from evaluators.cards import DECK_SIZE, InvalidRequest, Violation, check_one_deck, parse_cards
+from evaluators.cards import DECK_SIZE, check_one_deck, parse_cards
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.game_rules import GameRules
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.registry import GAMES

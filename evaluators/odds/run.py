@@ -12,7 +12,7 @@ counts each seat's wins and shares per chunk). A sampled call of a game whose ch
 the compiled tally scores from the cards (``OddsGame.discard`` or ``scored``) deals each
 chunk in that same call, the cards never written out (``_deal_and_tally``: the cards
 ``sample_completions`` would deal from the seed). ``keep_going`` is asked between chunks,
-so a caller's deadline stops the work (``OddsStopped``).
+so a caller's deadline stops the work (``Stopped``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,13 @@ from collections.abc import Callable, Iterator
 
 import numpy as np
 
-from evaluators.odds.deal import (
+from evaluators.errors import Stopped
+from evaluators.game_odds import OddsGame
+from evaluators.odds.plan import CHUNK, SAMPLE_CHUNK, OddsLimits, PlannedOdds, plan_odds
+from evaluators.odds.request import OddsRequest
+from evaluators.odds.tally import Odds, Tally
+from evaluators.registry import GAMES
+from evaluators.runouts.deal import (
     Matrix,
     Plan,
     Weights,
@@ -30,15 +36,6 @@ from evaluators.odds.deal import (
     sample_completions,
     tile,
 )
-from evaluators.odds.plan import CHUNK, SAMPLE_CHUNK, OddsLimits, PlannedOdds, plan_odds
-from evaluators.odds.request import OddsRequest
-from evaluators.odds.rules import OddsGame
-from evaluators.odds.tally import Odds, Tally
-from evaluators.registry import GAMES
-
-
-class OddsStopped(Exception):
-    """``keep_going`` said stop (the caller gave up or its deadline passed)."""
 
 
 def _always() -> bool:
@@ -62,7 +59,7 @@ def odds(
     (True, 990, [0.9162, 0.0838])
 
     ``request`` is checked (``read_odds``). Raises ``TooManySamples`` over
-    ``limits.max_samples`` and ``OddsStopped`` when ``keep_going()`` turns false.
+    ``limits.max_samples`` and ``Stopped`` when ``keep_going()`` turns false.
     """
     return run_odds(request, plan_odds(request, samples, limits), seed, keep_going)
 
@@ -77,7 +74,7 @@ def run_odds(
     ``keep_going`` is asked before any of them too, so the time spent planning counts."""
     game, plan, exact, runouts = planned.game, planned.plan, planned.exact, planned.runouts
     if not keep_going():
-        raise OddsStopped(f"stopped before any of {runouts} run-outs")
+        raise Stopped(f"stopped before any of {runouts} run-outs")
     pots = GAMES[request.game].pots
     chunk = planned.chunk
     declarations = [seat.declaration for seat in request.seats]
@@ -93,7 +90,7 @@ def run_odds(
         )
         for outcomes in known:
             if not keep_going():
-                raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
+                raise Stopped(f"stopped after {tally.seen} of {runouts} run-outs")
             tally.add_outcomes(outcomes)
         return tally.odds(request, pots, exact, runouts)
     if not exact and (game.discard is not None or game.scored is not None):
@@ -108,7 +105,7 @@ def run_odds(
         chunks = _samples(plan, seed, runouts, min(SAMPLE_CHUNK, chunk), planned.first_chunk)
     for rows, weights in chunks:
         if not keep_going():
-            raise OddsStopped(f"stopped after {tally.seen} of {runouts} run-outs")
+            raise Stopped(f"stopped after {tally.seen} of {runouts} run-outs")
         _resolve(request, game, rows, weights, tally)
     return tally.odds(request, pots, exact, runouts)
 
@@ -146,7 +143,7 @@ def _deal_and_tally(
     rng = np.random.default_rng(seed)
     for size in _sizes(planned.runouts, min(SAMPLE_CHUNK, planned.chunk), planned.first_chunk):
         if not keep_going():
-            raise OddsStopped(f"stopped after {tally.seen} of {planned.runouts} run-outs")
+            raise Stopped(f"stopped after {tally.seen} of {planned.runouts} run-outs")
         dealt = cards.dealt(chunk_seed(rng))
         if game.discard is not None:
             tally.deal_discard(game.discard, dealt, size)

@@ -10,11 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from evaluators.inputs import Options
-from evaluators.kernels import _odds, _poker
-from evaluators.odds.deal import Dealt, Matrix, Weights
-from evaluators.odds.request import OddsRequest
-from evaluators.odds.rules import (
+from evaluators.game_odds import (
     CompiledPot,
     Declarations,
     DiscardScore,
@@ -22,7 +18,11 @@ from evaluators.odds.rules import (
     Outcomes,
     ScoredFigures,
 )
-from evaluators.odds.showdown import in_place, run_outs
+from evaluators.inputs import Options
+from evaluators.kernels import _odds, _poker
+from evaluators.odds.request import OddsRequest
+from evaluators.runouts.deal import Dealt, Matrix, Weights
+from evaluators.runouts.showdown import in_place, run_outs
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ search and no sorting: its best five are, per group of the class, that rank's hi
 cards in the hand (read from a 4-bit nibble of the hand's 52-bit card mask), or for a
 flush the class's ranks in the flush suit.
 
-``class_shapes()``: 7,463 entries (index 0 a placeholder), about 4.6 MB of Python objects,
-built in ~0.1 s from ``build_five_card_classes`` (cached: the same order the lookup tables use).
+``class_shapes()``: 7,463 entries (index 0 a placeholder), built once from
+``build_five_card_classes`` (cached: the same order the lookup tables use).
 """
 
 from __future__ import annotations

@@ -110,7 +110,7 @@ def build_five_card_classes() -> tuple[Mapping[int, int], Mapping[int, int]]:
     """(unsuited: packed counts -> class, suited: rank mask -> class) for five cards.
 
     Classes run 1 (best) .. 7462 (worst); the two maps together use each class once.
-    Built once per process (about 0.15 s) and read-only: the lookup tables and the class
+    Built once per process and read-only: the lookup tables and the class
     shapes both start from it.
     """
     entries: list[tuple[_OrderKey, bool, int]] = []

@@ -108,7 +108,7 @@ def build_flush_classes(suited: Mapping[int, int]) -> npt.NDArray[np.uint16]:
 
 
 def build_class_tables() -> PokerClassTables:
-    """All poker class tables, from nothing but the rules (0.25-0.5 s in CPython); each
+    """All poker class tables, from nothing but the rules; each
     table's build is recorded (``builds``): the unsuited classes' is the levels' and the
     slotting's, the perfect hash's its own search."""
     unsuited, suited = build_five_card_classes()

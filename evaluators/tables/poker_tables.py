@@ -16,12 +16,11 @@ Sizes (CPython 3.11, one core of an AMD EPYC; see ``builds.table_info()``):
 | card-pair keys (two bytes as uint16 -> uint64) | 65,536 | 524,288 |
 | Python copies (array.array / tuple of the above) | | 411,648 |
 
-1.07 MB of numpy arrays plus 0.41 MB of Python copies, built in 0.25-0.5 s (each table's
-own build time is in ``builds.table_info()``, which a server exports as
-``handeval_table_build_seconds``; docs/performance.md "Lookup tables"). That is under the
-one-second mark where a file cache would pay for itself, so there is none: nothing to go
-stale, nothing to write on a read-only root filesystem. A server builds them while warming
-up, before it serves.
+Built at start-up, in less than the second from which a file cache would pay for itself
+(each table's own build time is in ``builds.table_info()``, which a server exports as
+``handeval_table_build_seconds``; docs/performance.md "Lookup tables"), so there is none:
+nothing to go stale, nothing to write on a read-only root filesystem. A server builds them
+while warming up, before it serves.
 """
 
 from __future__ import annotations

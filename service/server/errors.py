@@ -22,13 +22,12 @@ from dataclasses import dataclass
 from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
 
-from evaluators.odds import OddsStopped
-from evaluators.scoring import BatchCancelled
+from evaluators.errors import Stopped
 from service.server.limits import OverBudget
 from service.server.logs import log_event
 from service.wire.status import refusal, status
 
-STOPPED = (BatchCancelled, OddsStopped)
+STOPPED = Stopped
 """A batch or Odds stopped between chunks: cancelled, past its deadline, or drained."""
 
 

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from evaluators.cards import InvalidRequest, Violation
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.inputs import Declaration, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.odds import OddsRequest, OddsSeatText, read_odds
 from evaluators.validation import (

@@ -16,9 +16,14 @@ from google.protobuf import any_pb2
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 from handeval_client.errors import summary
 
-from evaluators.batch import BatchTooLarge
-from evaluators.cards import InvalidRequest, Violation, cap, problem_count
-from evaluators.odds import TooManySamples
+from evaluators.errors import (
+    BatchTooLarge,
+    InvalidRequest,
+    TooManySamples,
+    Violation,
+    cap,
+    problem_count,
+)
 from service.wire.request_limits import RequestTooLarge
 
 MAX_TEXT = 400

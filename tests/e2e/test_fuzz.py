@@ -20,8 +20,9 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators.cards import DECK_SIZE, InvalidRequest, card_text, parse_card
+from evaluators.cards import DECK_SIZE, card_text, parse_card
 from evaluators.deal import deal, default_sizes
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown

@@ -14,9 +14,6 @@ from hypothesis import strategies as st
 from evaluators import scoring
 from evaluators.batch import (
     MAX_ROW_BYTES,
-    BatchCancelled,
-    BatchTooLarge,
-    check,
     evaluate_batch,
     full_hands_pass,
     open_batch,
@@ -24,7 +21,9 @@ from evaluators.batch import (
     score_batch,
     screen,
 )
-from evaluators.cards import EMPTY, InvalidRequest, Violation, parse_card, rank_of
+from evaluators.batch_check import check
+from evaluators.cards import EMPTY, parse_card, rank_of
+from evaluators.errors import BatchTooLarge, InvalidRequest, Stopped, Violation
 from evaluators.inputs import BatchRequest, Cards, Game, Options
 from evaluators.registry import GAMES, GameRules
 from evaluators.results import BatchResult
@@ -375,7 +374,7 @@ def test_the_batch_stops_after_its_first_chunk_when_told_the_caller_is_gone() ->
         asked.append(True)
         return False
 
-    with pytest.raises(BatchCancelled, match=f"after {scoring.FIRST_CHUNK_HANDS} of"):
+    with pytest.raises(Stopped, match=f"after {scoring.FIRST_CHUNK_HANDS} of"):
         scoring.evaluate_batch(request, keep_going)
     assert len(asked) == 1
 

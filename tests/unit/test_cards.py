@@ -12,23 +12,21 @@ from evaluators.cards import (
     EMPTY,
     JOKER_1,
     JOKER_2,
-    MAX_LISTED_VIOLATIONS,
-    InvalidRequest,
-    Unlisted,
-    Violation,
     card_id,
     card_text,
     check_one_deck,
+    deck_size,
     is_joker,
     parse_card,
     parse_cards,
-    problem_count,
     rank_of,
     repeats,
     rows_with_repeats,
     suit_of,
+    table_pairs,
     table_ranks,
 )
+from evaluators.errors import Violation
 
 ALL_IDS = range(54)
 
@@ -157,24 +155,6 @@ def test_one_deck_skips_unparsed_slots() -> None:
     assert violations == []
 
 
-def test_invalid_request_carries_every_violation_in_its_message() -> None:
-    error = InvalidRequest([Violation("hand[0]", "bad one"), Violation("table", "bad two")])
-    assert error.violations == (Violation("hand[0]", "bad one"), Violation("table", "bad two"))
-    assert str(error) == "hand[0]: bad one; table: bad two"
-    assert isinstance(error, ValueError)
-
-
-def test_invalid_request_keeps_ten_indexed_violations_and_counts_the_rest() -> None:
-    flood = [Violation(f"seats[{i}].hand", "bad") for i in range(100_000)]
-    error = InvalidRequest([Violation("game", "missing"), *flood])
-    assert len(error.violations) == 1 + MAX_LISTED_VIOLATIONS + 1
-    assert error.violations[-1] == Unlisted("seats", "99990 more problems in seats are not listed",
-                                            99_990)  # fmt: skip
-    assert problem_count(error.violations) == 100_001
-    assert len(str(error)) < 1000
-    assert InvalidRequest(error.violations).violations == error.violations
-
-
 def test_repeats_names_each_later_place_and_the_first_skipping_empty() -> None:
     assert repeats((5, EMPTY, 5, EMPTY, 7, 5)) == [(2, 0), (5, 0)]
     assert repeats((EMPTY, EMPTY, 1, 2)) == []
@@ -201,3 +181,19 @@ def test_a_batch_of_rows_repeats_exactly_where_each_row_does(
     ranks = table_ranks(matrix)
     assert ranks.tolist() == [list(table_ranks(row)) for row in rows]
     assert rows_with_repeats(ranks).tolist() == [bool(repeats(table_ranks(row))) for row in rows]
+
+
+def test_a_game_deals_the_jokers_only_where_it_has_them() -> None:
+    assert deck_size(jokers=False) == JOKER_1
+    assert deck_size(jokers=True) == JOKER_2 + 1
+
+
+@given(width=st.integers(0, 7), data=st.data())
+def test_a_table_pairs_where_its_ranks_repeat_for_ids_and_rows(
+    width: int, data: st.DataObject
+) -> None:
+    ids = st.sampled_from([*range(54), EMPTY])
+    rows = data.draw(st.lists(st.lists(ids, min_size=width, max_size=width), max_size=6))
+    matrix = np.array(rows, dtype=np.uint8).reshape(len(rows), width)
+    assert [table_pairs(tuple(row)) for row in rows] == [repeats(table_ranks(row)) for row in rows]
+    assert table_pairs(matrix).tolist() == [bool(table_pairs(tuple(row))) for row in rows]

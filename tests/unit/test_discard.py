@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 
-from evaluators.cards import EMPTY, InvalidRequest, parse_card
+from evaluators.cards import EMPTY, parse_card
 from evaluators.discard import Discard, apply_discard, out_after_text, sum_kept
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Cards, Game
 from tests.unit.discard_deals import discard_deals
 

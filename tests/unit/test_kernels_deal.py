@@ -24,8 +24,8 @@ from evaluators.odds import (
     run_odds,
     serves_odds,
 )
-from evaluators.odds.deal import Plan, sample_completions, sample_completions_numpy
 from evaluators.registry import GAMES
+from evaluators.runouts.deal import Plan, sample_completions, sample_completions_numpy
 
 ODDS_GAMES = [game for game in GAMES if serves_odds(game)]
 FLOP_A_DECLARATIONS = (Declaration.HIGH, Declaration.LOW, Declaration.BOTH, Declaration.BOTH)

@@ -3,7 +3,7 @@
 Poker: every 5-card hand and (slow) every 6-card hand, millions of random 7-card hands,
 flush-dense deals, hole cards on shared and per-hand boards, padding; each equal to
 ``reference_batch`` (the numpy path) in strength and value, for Poker high and Grocery
-Store Dots. Screen: random bytes, per row and per batch, equal to ``batch.check``'s verdict
+Store Dots. Screen: random bytes, per row and per batch, equal to ``batch_check.check``'s verdict
 for every game.
 """
 
@@ -19,8 +19,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from evaluators import batch, poker
-from evaluators.cards import EMPTY, JOKER_2, InvalidRequest, rows_with_repeats, table_ranks
+from evaluators import batch, batch_check, poker
+from evaluators.cards import EMPTY, JOKER_2, rows_with_repeats, table_ranks
+from evaluators.errors import InvalidRequest
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Game, Options
 from evaluators.kernels import _poker, _screen
@@ -151,7 +152,7 @@ def screened(game: Game, hands: Matrix, tables: Matrix) -> tuple[bool, bool]:
     that says the hands or the tables hold no padding byte must be right."""
     rules = GAMES[game]
     try:
-        batch.check(rules, hands, tables)
+        batch_check.check(rules, hands, tables)
         passed = True
     except InvalidRequest:
         passed = False

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from evaluators.batch import read_batch
-from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
+from evaluators.cards import card_text, parse_card
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.inputs import Declaration, Game, HandRequest, Options, ShowdownRequest, TonkEnding
 from evaluators.validation import SeatText, read_hand, read_showdown, rules_for
 from tests.unit.games.examples import examples

@@ -24,8 +24,8 @@ longer run or a set of 4.
 
 Tables (data, built once per process, cached): ``suit_points_table`` and
 ``suit_deadwood_table``, 8192 entries each (a 13-bit rank mask of one suit -> its points,
-and -> the least points left by runs alone), built in under 10 ms together, and
-``suit_runs_table`` (8192 entries: the runs those laid and the ranks left, ~20 ms). A hand
+and -> the least points left by runs alone), and ``suit_runs_table`` (8192 entries: the
+runs those laid and the ranks left). A hand
 without table spreads is answered from these alone (``_evaluate_alone``); with spreads
 they serve the suits the spreads do not touch; the batch path uses them for every suit
 (a batch carries no table spreads).

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from evaluators.cards import DECK_SIZE, Violation, card_text
+from evaluators.cards import DECK_SIZE, card_text
+from evaluators.errors import Violation
 from evaluators.figures import cards_text
 from evaluators.games.tonk import deadwood
 from evaluators.games.tonk.deadwood import DealBonus, TonkDetail, check_spread

@@ -10,6 +10,7 @@ import pytest
 
 from evaluators.cards import card_text
 from evaluators.costs import CallCost
+from evaluators.errors import Stopped
 from evaluators.inputs import Declaration, Game
 from evaluators.odds import (
     CHUNK_BYTES,
@@ -18,7 +19,6 @@ from evaluators.odds import (
     OddsLimits,
     OddsRequest,
     OddsSeat,
-    OddsStopped,
     odds,
     odds_cost,
     plan_odds,
@@ -107,7 +107,7 @@ def test_odds_asks_keep_going_before_any_run_out() -> None:
         asked.append(True)
         return False
 
-    with pytest.raises(OddsStopped, match="before any"):
+    with pytest.raises(Stopped, match="before any"):
         odds(numbers_heads_up(), samples=300_000, seed=1, keep_going=keep_going)
     assert len(asked) == 1
 

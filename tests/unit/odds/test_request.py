@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from evaluators.cards import InvalidRequest
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.odds import (
     OddsSeatText,

@@ -16,6 +16,8 @@ import pytest
 
 from evaluators import scoring
 from evaluators.cards import DECK_SIZE, parse_card
+from evaluators.errors import Stopped, TooManySamples
+from evaluators.game_odds import OddsGame
 from evaluators.games import poker_high
 from evaluators.inputs import Cards, Declaration, Game, Options, Seat, ShowdownRequest
 from evaluators.odds import (
@@ -23,20 +25,17 @@ from evaluators.odds import (
     OddsLimits,
     OddsRequest,
     OddsSeatText,
-    OddsStopped,
     PotOdds,
     SeatOdds,
-    TooManySamples,
     odds,
     read_odds,
 )
-from evaluators.odds.deal import (
+from evaluators.registry import GAMES
+from evaluators.runouts.deal import (
     Plan,
     count_completions,
     enumerate_completions,
 )
-from evaluators.odds.rules import OddsGame
-from evaluators.registry import GAMES
 
 HIGH, LOW, BOTH = Declaration.HIGH, Declaration.LOW, Declaration.BOTH
 
@@ -418,7 +417,7 @@ def test_samples_over_the_limit_and_a_stop_are_refused() -> None:
     request = _read(Game.POKER_HIGH, [("a", "As Ks", 0, None), ("b", "Qd Qc", 0, None)], "", "")
     with pytest.raises(TooManySamples, match="at most 100"):
         odds(request, samples=101, limits=OddsLimits(max_samples=100))
-    with pytest.raises(OddsStopped):
+    with pytest.raises(Stopped):
         odds(request, keep_going=lambda: False)
 
 

@@ -23,7 +23,9 @@ import numpy.typing as npt
 import pytest
 
 from evaluators import discard, poker
-from evaluators.cards import InvalidRequest, card_text
+from evaluators.cards import card_text
+from evaluators.errors import InvalidRequest
+from evaluators.game_odds import Declarations, DiscardScore, Figures, Matrix, OddsGame
 from evaluators.inputs import Declaration, Game, Options
 from evaluators.kernels import _odds
 from evaluators.odds import (
@@ -35,13 +37,12 @@ from evaluators.odds import (
     run_odds,
     serves_odds,
 )
-from evaluators.odds import showdown as array_showdown
-from evaluators.odds.deal import chunk_seed, enumerate_completions, sample_completions, tile
-from evaluators.odds.rules import Declarations, DiscardScore, Figures, Matrix, OddsGame
-from evaluators.odds.showdown import first_out
 from evaluators.odds.tally import Tally
 from evaluators.point_totals import kept_result
 from evaluators.registry import GAMES
+from evaluators.runouts import showdown as array_showdown
+from evaluators.runouts.deal import chunk_seed, enumerate_completions, sample_completions, tile
+from evaluators.runouts.showdown import first_out
 
 ODDS_GAMES = [game for game in GAMES if serves_odds(game)]
 DECLARATIONS = (Declaration.HIGH, Declaration.LOW, Declaration.BOTH)

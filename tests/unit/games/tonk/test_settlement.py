@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from evaluators.cards import InvalidRequest, Violation, card_text, parse_card
+from evaluators.cards import card_text, parse_card
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.games.tonk import deadwood as tonk
 from evaluators.games.tonk import settlement
 from evaluators.games.tonk.deadwood import DealBonus, TonkDetail

@@ -9,7 +9,7 @@ import time
 import pytest
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from evaluators.cards import InvalidRequest
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Game
 from evaluators.odds import serves_odds
 from service.client.load import (

@@ -8,10 +8,7 @@ import pytest
 from google.rpc import code_pb2
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from evaluators.batch import BatchTooLarge
-from evaluators.cards import InvalidRequest, Violation
-from evaluators.odds import OddsStopped, TooManySamples
-from evaluators.scoring import BatchCancelled
+from evaluators.errors import BatchTooLarge, InvalidRequest, Stopped, TooManySamples, Violation
 from service.server.errors import Unreadable, failure, reason, reply_too_large, request_shape
 from service.server.limits import OverBudget
 from service.wire.request_limits import RequestTooLarge
@@ -27,8 +24,7 @@ REQUEST = pb.EvaluateRequest(game=pb.GAME_TONK, hand=["Ah"])
         (BatchTooLarge(10, 5), code_pb2.RESOURCE_EXHAUSTED),
         (TooManySamples(10, 5), code_pb2.RESOURCE_EXHAUSTED),
         (OverBudget("over the CPU budget"), code_pb2.RESOURCE_EXHAUSTED),
-        (BatchCancelled(), code_pb2.CANCELLED),
-        (OddsStopped(), code_pb2.CANCELLED),
+        (Stopped(), code_pb2.CANCELLED),
     ],
     ids=lambda value: type(value).__name__ if isinstance(value, Exception) else str(value),
 )

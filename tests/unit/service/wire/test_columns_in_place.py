@@ -13,7 +13,8 @@ import pytest
 
 from evaluators import scoring
 from evaluators.batch import open_batch, score_batch
-from evaluators.cards import EMPTY, InvalidRequest, Violation
+from evaluators.cards import EMPTY
+from evaluators.errors import InvalidRequest, Violation
 from evaluators.inputs import Game, Options
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult

@@ -10,8 +10,9 @@ import random
 import pytest
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from evaluators.cards import DECK_SIZE, JOKERS, InvalidRequest, card_text
+from evaluators.cards import DECK_SIZE, JOKERS, card_text
 from evaluators.deal import deal
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Game
 from evaluators.scoring import evaluate
 from evaluators.validation import CANONICAL_IDS, read_hand

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
-from evaluators.cards import InvalidRequest, parse_card
+from evaluators.cards import parse_card
+from evaluators.errors import InvalidRequest
 from evaluators.inputs import Declaration, Game, Options
 from service.wire import requests
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from google.rpc import code_pb2, error_details_pb2
 from handeval_client.errors import lead, violations
 
-from evaluators.cards import Violation
+from evaluators.errors import Violation
 from service.wire.status import MAX_TEXT, invalid_argument
 
 

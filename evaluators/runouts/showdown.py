@@ -16,10 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from evaluators.costs import UnitCost
-from evaluators.game_rules import BatchEvaluator
-from evaluators.inputs import Options
-from evaluators.kernels import _odds
-from evaluators.odds.rules import (
+from evaluators.game_odds import (
     CompiledPot,
     DiscardScore,
     Figure,
@@ -33,6 +30,9 @@ from evaluators.odds.rules import (
     Split,
     as_figure,
 )
+from evaluators.game_rules import BatchEvaluator
+from evaluators.inputs import Options
+from evaluators.kernels import _odds
 
 ArrayT = TypeVar("ArrayT", bound=npt.NDArray[np.generic])
 

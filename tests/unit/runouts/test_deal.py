@@ -1,4 +1,4 @@
-"""The completions (``evaluators.odds.deal``): counted, enumerated with their
+"""The completions (``evaluators.runouts.deal``): counted, enumerated with their
 probabilities and sampled by them, and the set tables they are drawn from."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from evaluators.cards import DECK_SIZE
-from evaluators.odds.deal import (
+from evaluators.runouts.deal import (
     Plan,
     cards_at,
     combinations,
