@@ -21,6 +21,7 @@ from typing import NoReturn
 import grpc
 import pytest
 from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
+from hypothesis import settings
 
 from benchmarks.launcher import (
     ROOT,
@@ -39,6 +40,11 @@ __all__ = [
     "server_env",
     "start_server",
 ]
+
+# No per-example deadline: a property holds or not whatever the machine's load, and a shared
+# CI machine's pauses must not fail a test (every property test here bounds its examples).
+settings.register_profile("handeval", deadline=None)
+settings.load_profile("handeval")
 
 TESTS = Path(__file__).resolve().parent
 LAYERS = ("unit", "integration", "lint", "e2e")
