@@ -22,7 +22,8 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from evaluators.odds import OddsLimits, OddsRequest, OddsStopped, plan_odds, run_odds
-from service.server.limits import WorkGate, yield_to_the_loop
+from service.server.deadlines import WorkGate
+from service.server.limits import yield_to_the_loop
 from service.server.serve import warm_up
 from tests.unit.odds.test_plan import fifteen_seat_flop_a, numbers_heads_up, poker_23_seats
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterable
+from typing import NamedTuple
 
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
@@ -81,6 +82,27 @@ def plain_hand_request(plain: PlainEvaluate) -> HandRequest | None:
     """The hand of a ``read_plain_evaluate`` answer if it passes every check (it has no
     options: the game's defaults), else None: ``to_hand_request`` of its message says why."""
     return read_plain_ids(to_game(plain[0]), plain[1], plain[2])
+
+
+class PlainHand(NamedTuple):
+    """An EvaluateRequest read in C whose cards pass every check (``read_checked_plain``):
+    a tuple whose first item is the game's wire number, as ``PlainEvaluate``'s is."""
+
+    game: int
+    request_id: str
+    hand: HandRequest
+    data: bytes
+    """The request's bytes: its message, read should a log need its shape."""
+
+
+def read_checked_plain(data: bytes) -> PlainHand | None:
+    """The serialised EvaluateRequest in ``data`` read in C and checked, None when it is
+    not the plainest kind or fails a check (its message, read the long way, says why)."""
+    plain = read_plain_evaluate(data)
+    if plain is None:
+        return None
+    hand = plain_hand_request(plain)
+    return None if hand is None else PlainHand(plain[0], plain[3], hand, plain[4])
 
 
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:

@@ -12,14 +12,9 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from evaluators.cards import InvalidRequest
 from evaluators.inputs import Game
 from evaluators.odds import serves_odds
-from service.client.load import (
-    ODDS_SAMPLES,
-    LoadError,
-    LoadSpec,
-    Rpc,
-    build_pool,
-    run_load,
-)
+from service.client.load import run_load
+from service.client.load_requests import ODDS_SAMPLES, build_pool
+from service.client.load_spec import LoadError, LoadSpec, Rpc
 from service.wire import requests
 
 

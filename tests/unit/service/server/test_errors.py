@@ -12,8 +12,8 @@ from evaluators.batch import BatchTooLarge
 from evaluators.cards import InvalidRequest, Violation
 from evaluators.odds import OddsStopped, TooManySamples
 from evaluators.scoring import BatchCancelled
+from service.server.admission import OverBudget
 from service.server.errors import Unreadable, failure, reason, reply_too_large, request_shape
-from service.server.limits import OverBudget
 from service.wire.request_limits import RequestTooLarge
 
 REQUEST = pb.EvaluateRequest(game=pb.GAME_TONK, hand=["Ah"])
