@@ -142,7 +142,7 @@ def _broken_under_us(error: grpc.RpcError, opened: float, timeout: float | None)
     """Whether the stream ended for a reason other than its request: UNAVAILABLE (a
     connection aged out, a server drained), or DEADLINE_EXCEEDED before the stream's own
     deadline: not this client's limit, so the server's side ended the stream (a stream cut
-    at the end of the connection-age grace under load; 2 of 1,744 calls in one CI run)."""
+    at the end of the connection-age grace under load, seen in CI)."""
     code = error.code()
     if code is grpc.StatusCode.UNAVAILABLE:
         return True

@@ -200,7 +200,7 @@ class CostAdmission:
         self._quiet_since = None
         self.cpu += call.cpu
         self.memory += memory
-        self.running += call.pooled
+        self.running += call.pooled  # a bool: a call in the pool takes a slot
         peer = self._peers.setdefault(call.peer, [0.0, 0.0])
         peer[0] += call.cpu
         peer[1] += memory
@@ -229,10 +229,10 @@ class CostAdmission:
             self._give_back(call, call.cpu, freed, call.pooled)
             self._working -= 1
             self._note_quiet()
-        self._wake()
+        self._wake()  # outside the lock: the loop's grant takes it again
 
     def release(self, call: Reservation) -> None:
-        self.work_done(call, None)
+        self.work_done(call, None)  # takes and lets go of the lock first: never nested
         with self._lock:
             if not call.reply_held:
                 return
@@ -285,8 +285,8 @@ class CostAdmission:
 HELD_COPIES = 2
 """Until a call is over, grpc.aio keeps its request twice (the bytes read and the parsed
 message, both referenced by the handler's frame) and its reply twice (our bytes and grpc
-core's copy waiting to be sent): measured, 96 replies of 1.3 MB stuck behind a window of
-0 held ~4 MB each."""
+core's copy waiting to be sent), as replies stuck behind a window of 0 showed
+(docs/reliability.md, "Cost")."""
 PEER_FULL = "this connection already holds"
 """How a refusal over a peer's share begins: such a call is refused without waiting (the
 peer is the one keeping itself out), and so is one when the calls already waiting hold

@@ -86,8 +86,8 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
 
     Requests nobody has read yet: a stream may carry ``receive_window_bytes`` (HTTP/2's
     initial window) before the server reads it, with gRPC's BDP probing off. The probing
-    raised the window to 4-8 MiB for every stream, so 800 requests of 700 kB sent at once
-    all came in before any budget saw them (+650 MiB); a read asks core for the whole
+    raised the window to several MiB for every stream, so many large requests sent at
+    once all came in before any budget saw them; a read asks core for the whole
     message, so a call that reads is not held back, only its first bytes wait one round
     trip for the window (docs/reliability.md, "Cost").
     """

@@ -76,8 +76,9 @@ def odds_lane_width(odds_threads: int, cpus: float | None = None) -> int:
     (``service.server.odds_lane``): ``odds_threads``, or when 0 the CPUs the pod may use
     (``cpus``, read from the cgroup when None) less one, at least 1. Odds keeps a thread
     busy for up to seconds: on 2 CPUs two such threads took both cores, and the loops,
-    which answer every cheap call, waited for one (nice 10 only lowers their weight), so
-    polite calls' p99 went past 5x; a width per process let ``--workers 2`` do just that."""
+    which answer every cheap call, waited for one (nice 10 only lowers their weight), and
+    polite calls' tail latency grew by several times (docs/performance.md); a width per
+    process let ``--workers 2`` do just that."""
     if odds_threads:
         return odds_threads
     cpus = cpus or cpu_limit() or float(default_workers())

@@ -2,12 +2,12 @@
 hold.
 
 grpc runs a unary handler only once its whole request has arrived, and grpc core buffers
-the message meanwhile (up to ``grpc.max_receive_message_length``), so 200 streams each
-missing the last byte of a 1.76 MB request held +343 MiB with no handler to see them. A
-request-streaming handler starts as soon as the call's headers are in, and the wire is the
-same, so the evaluator's unary methods are registered that way
-(``service.server.registration``): the handler waits for the one message under a read
-deadline (``one_message``), then calls the unary behaviour.
+the message meanwhile (up to ``grpc.max_receive_message_length``), so streams each
+missing the last byte of a large request held hundreds of MiB with no handler to see them
+(docs/reliability.md). A request-streaming handler starts as soon as the call's headers
+are in, and the wire is the same, so the evaluator's unary methods are registered that
+way (``service.server.registration``): the handler waits for the one message under a
+read deadline (``one_message``), then calls the unary behaviour.
 The metrics' ``grpc_type`` stays ``unary`` (it is read from the proto).
 
 While it waits, a call counts as holding ``message_bytes`` (the receive limit: what core
