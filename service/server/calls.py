@@ -56,11 +56,12 @@ class Lane(enum.Enum):
 
 @dataclass(frozen=True, slots=True)
 class Call:
-    """One call as planned: ``work`` gives its reply; ``cost`` (None: nothing to reserve)
-    is held while it runs; ``lane`` is where it runs; ``stopping`` is how its chunks stop
-    (None: work too short to stop, on the loop)."""
+    """One call as planned: ``work(request)`` gives its reply; ``cost`` (None: nothing to
+    reserve) is held while it runs; ``lane`` is where it runs; ``stopping`` is how its
+    chunks stop (None: work too short to stop, on the loop). The call of a cheap RPC is
+    one record for all its calls."""
 
-    work: Callable[[], Message | bytes]
+    work: Callable[[Any], Message | bytes]
     cost: CallCost | None = None
     lane: Lane = Lane.LOOP
     stopping: Stopping | None = None
@@ -108,10 +109,10 @@ class Calls:
                 pooled = call.lane is not Lane.LOOP
                 reservation = await self._reserve(context, call.cost, pooled)
             if call.lane is Lane.LOOP:
-                reply = _answered(call.work, reservation)  # never awaits
+                reply = _answered(call.work, request, reservation)  # never awaits
             else:
                 assert reservation is not None, "work bound for the pool reserves its cost"
-                reply = await self._in_pool(call, reservation)
+                reply = await self._in_pool(call, request, reservation)
         except Exception as error:
             if isinstance(error, STOPPED):
                 await self._abort_if_late_or_draining(context)
@@ -144,15 +145,16 @@ class Calls:
         context.add_done_callback(reservation.release)
         return reservation
 
-    async def _in_pool(self, call: Call, reservation: Reservation) -> bytes:
-        """``call``'s work in the pool; its reservation's working set is given back when
-        the thread is done with it (or at once if it never started), so a cancelled batch
-        counts until then. In the Odds lane, the work starts once it holds a place there,
-        given back when its thread is done (a cancelled call's until its chunk ends)."""
+    async def _in_pool(self, call: Call, request: object, reservation: Reservation) -> bytes:
+        """``call``'s work of ``request`` in the pool; its reservation's working set is
+        given back when the thread is done with it (or at once if it never started), so a
+        cancelled batch counts until then. In the Odds lane, the work starts once it holds
+        a place there, given back when its thread is done (a cancelled call's until its
+        chunk ends)."""
         assert call.stopping is not None, "work in the pool can be stopped"
 
         def run() -> bytes:
-            return _answered(call.work, reservation)
+            return _answered(call.work, request, reservation)
 
         lane = self._odds_lane if call.lane is Lane.ODDS else None
         give_back: Callable[[], None] | None = None
@@ -179,12 +181,14 @@ class Calls:
             raise
 
 
-def _answered(work: Callable[[], Message | bytes], reservation: Reservation | None) -> bytes:
-    """``work()`` written as bytes; the reservation's working set is given back once it is
+def _answered(
+    work: Callable[[Any], Message | bytes], request: object, reservation: Reservation | None
+) -> bytes:
+    """``work(request)`` written as bytes; the reservation's working set is given back once it is
     done (the reply's bytes stay reserved until gRPC reports the call done)."""
     reply_bytes = None
     try:
-        reply = work()
+        reply = work(request)
         if not isinstance(reply, bytes):
             reply = reply.SerializeToString()
         reply_bytes = len(reply)

@@ -28,7 +28,6 @@ from evaluators.scoring import BatchCancelled
 from service.server.admission import OverBudget
 from service.server.logs import log_event
 from service.wire.batch_request import BatchCall
-from service.wire.requests import PlainHand
 from service.wire.status import refusal, status
 
 STOPPED = (BatchCancelled, OddsStopped)
@@ -84,6 +83,8 @@ def game_of(request: object) -> int | None:
     """The wire number of a request's game as the RPC read it (None: it has none)."""
     if isinstance(request, BatchCall):
         return int(request.message.game)
+    if isinstance(request, tuple):  # an Evaluate read in C: a PlainHand
+        return int(request[0])
     game = getattr(request, "game", None)
     return game if isinstance(game, int) else None
 
@@ -102,8 +103,8 @@ def logged_shape(request: object) -> dict[str, int]:
     if isinstance(request, BatchCall):
         sizes = {"hands_len": len(request.hands), "tables_len": len(request.tables)}
         return request_shape(request.message) | sizes
-    if isinstance(request, PlainHand):
-        return request_shape(pb.EvaluateRequest.FromString(request.data))
+    if isinstance(request, tuple):  # an Evaluate read in C: a PlainHand
+        return request_shape(pb.EvaluateRequest.FromString(request[3]))
     return request_shape(request) if isinstance(request, Message) else {}
 
 

@@ -49,7 +49,7 @@ a cancel could not stop it sooner anyway."""
 
 
 def evaluate_call(request: PlainHand | pb.EvaluateRequest) -> Call:
-    return Call(functools.partial(evaluate_reply, request))
+    return _EVALUATE
 
 
 def evaluate_reply(request: PlainHand | pb.EvaluateRequest) -> bytes:
@@ -57,8 +57,8 @@ def evaluate_reply(request: PlainHand | pb.EvaluateRequest) -> bytes:
     counted once scored; a request read in C is scored from its checked card ids, to the
     same reply byte for byte."""
     started = time.perf_counter()
-    if isinstance(request, PlainHand):
-        game, request_id, hand = request.game, request.request_id, request.hand
+    if isinstance(request, tuple):
+        game, request_id, hand, _ = request
     else:
         game, request_id, hand = request.game, request.request_id, to_hand_request(request)
     reply = evaluation_bytes(evaluate(hand), game, request_id)
@@ -77,7 +77,7 @@ def stream_reply(request: pb.EvaluateRequest) -> pb.Evaluation | bytes:
 
 
 def showdown_call(request: pb.ShowdownRequest) -> Call:
-    return Call(functools.partial(showdown_reply, request))
+    return _SHOWDOWN
 
 
 def showdown_reply(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
@@ -91,7 +91,11 @@ def showdown_reply(request: pb.ShowdownRequest) -> pb.ShowdownResponse:
 
 
 def list_games_call(request: pb.ListGamesRequest) -> Call:
-    return Call(functools.partial(to_list_games, GAMES.values()))
+    return _LIST_GAMES
+
+
+def list_games_reply(request: pb.ListGamesRequest) -> pb.ListGamesResponse:
+    return to_list_games(GAMES.values())
 
 
 def batch_call(batch: BatchCall, max_batch_hands: int, stopping: Stopping) -> Call:
@@ -101,7 +105,7 @@ def batch_call(batch: BatchCall, max_batch_hands: int, stopping: Stopping) -> Ca
     message, hands = batch.message, len(batch.hands)
     one_pass = hands <= INLINE_BATCH_HANDS * max(message.hand_size, 1)
     return Call(
-        functools.partial(batch_reply_bytes, batch, max_batch_hands, stopping),
+        functools.partial(batch_reply_bytes, max_batch_hands=max_batch_hands, stopping=stopping),
         _batch_cost(message, hands, len(batch.tables)),
         Lane.LOOP if one_pass else Lane.POOL,
         stopping,
@@ -151,7 +155,7 @@ def odds_call(asked: pb.OddsRequest, limits: OddsLimits, stopping: Stopping) -> 
     request = to_odds_request(asked)
     planned = plan_odds(request, asked.samples, limits)
     return Call(
-        functools.partial(odds_reply, asked, request, planned, stopping),
+        functools.partial(odds_reply, request=request, planned=planned, stopping=stopping),
         odds_cost(request, planned),
         Lane.ODDS,
         stopping,
@@ -173,3 +177,8 @@ def odds_reply(
     metrics.record_odds(asked.game, result.exact, result.runouts, time.perf_counter() - started)
     with trace_phases.phase("odds.reply"):
         return to_odds_response(result, asked.game, asked.request_id)
+
+
+_EVALUATE = Call(evaluate_reply)
+_SHOWDOWN = Call(showdown_reply)
+_LIST_GAMES = Call(list_games_reply)

@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import itertools
 from collections.abc import Iterable
-from typing import NamedTuple
 
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
@@ -84,15 +83,11 @@ def plain_hand_request(plain: PlainEvaluate) -> HandRequest | None:
     return read_plain_ids(to_game(plain[0]), plain[1], plain[2])
 
 
-class PlainHand(NamedTuple):
-    """An EvaluateRequest read in C whose cards pass every check (``read_checked_plain``):
-    a tuple whose first item is the game's wire number, as ``PlainEvaluate``'s is."""
-
-    game: int
-    request_id: str
-    hand: HandRequest
-    data: bytes
-    """The request's bytes: its message, read should a log need its shape."""
+PlainHand = tuple[int, str, HandRequest, bytes]
+"""An EvaluateRequest read in C whose cards pass every check (``read_checked_plain``):
+(game number, request_id, the checked hand, the request's bytes, read as its message
+should a log need its shape). A plain tuple, the one kind of request that is one, and as
+cheap to make as one; its first item is the game, as ``PlainEvaluate``'s is."""
 
 
 def read_checked_plain(data: bytes) -> PlainHand | None:
@@ -102,7 +97,7 @@ def read_checked_plain(data: bytes) -> PlainHand | None:
     if plain is None:
         return None
     hand = plain_hand_request(plain)
-    return None if hand is None else PlainHand(plain[0], plain[3], hand, plain[4])
+    return None if hand is None else (plain[0], plain[3], hand, plain[4])
 
 
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:

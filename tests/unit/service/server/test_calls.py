@@ -36,7 +36,7 @@ async def _call_a_crashing_handler(request: pb.EvaluateRequest) -> grpc.aio.AioR
         )
 
         async def crash(request: pb.EvaluateRequest, context: grpc.aio.ServicerContext) -> bytes:
-            work = lambda: pb.Evaluation(strength=1 // 0)  # noqa: E731
+            work = lambda _: pb.Evaluation(strength=1 // 0)  # noqa: E731
             return await calls.answer(context, "Evaluate", request, lambda _: Call(work))
 
         handler = grpc.method_handlers_generic_handler(
@@ -146,7 +146,7 @@ def test_work_on_the_loop_is_answered_with_its_bytes_and_holds_nothing() -> None
     with futures.ThreadPoolExecutor(max_workers=1) as pool:
         calls = _calls(pool)
         context = FakeContext()
-        assert _answer(calls, context, Call(lambda: b"reply")) == b"reply"
+        assert _answer(calls, context, Call(lambda _: b"reply")) == b"reply"
         assert context.done == [], "nothing reserved, nothing to give back"
 
 
@@ -155,7 +155,9 @@ def test_a_call_with_a_cost_reserves_it_and_gives_it_back_when_the_call_is_done(
         calls = _calls(pool)
         context = FakeContext()
         stopping = Stopping(threading.Event(), math.inf, lambda: True)
-        call = Call(lambda: pb.Evaluation(strength=3), CallCost(0.01, 100, 10), Lane.POOL, stopping)
+        call = Call(
+            lambda _: pb.Evaluation(strength=3), CallCost(0.01, 100, 10), Lane.POOL, stopping
+        )
         assert _answer(calls, context, call) == pb.Evaluation(strength=3).SerializeToString()
         [release] = context.done
         assert callable(release)
@@ -166,7 +168,7 @@ def test_a_late_call_a_draining_server_and_unreadable_bytes_are_refused_before_p
 
     def plan(request: object) -> Call:
         planned.append(request)
-        return Call(lambda: b"")
+        return Call(lambda _: b"")
 
     async def answer(calls: Calls, context: FakeContext, request: object) -> bytes:
         return await calls.answer(context, "Evaluate", request, plan)  # type: ignore[arg-type]
@@ -189,7 +191,7 @@ def test_a_late_call_a_draining_server_and_unreadable_bytes_are_refused_before_p
 
 def test_a_reply_over_the_send_limit_is_resource_exhausted_naming_the_limit() -> None:
     with futures.ThreadPoolExecutor(max_workers=1) as pool, pytest.raises(Aborted) as caught:
-        _answer(_calls(pool, max_reply_bytes=4), FakeContext(), Call(lambda: b"12345"))
+        _answer(_calls(pool, max_reply_bytes=4), FakeContext(), Call(lambda _: b"12345"))
     assert caught.value.code == grpc.StatusCode.RESOURCE_EXHAUSTED
     assert "--max-message-bytes" in caught.value.details
 

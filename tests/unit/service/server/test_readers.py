@@ -9,7 +9,7 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.errors import Unreadable
 from service.server.readers import message_reader, reader
 from service.wire.batch_request import BatchCall
-from service.wire.requests import PlainHand, to_hand_request
+from service.wire.requests import to_hand_request
 
 PLAIN = pb.EvaluateRequest(
     game=pb.GAME_POKER_HIGH, hand=["Ah", "Kh", "Qh", "Jh", "Th"], request_id="r1"
@@ -18,10 +18,11 @@ PLAIN = pb.EvaluateRequest(
 
 def test_the_plainest_evaluate_is_read_in_c_with_its_hand_checked() -> None:
     read = reader(pb.EvaluateRequest)(PLAIN.SerializeToString())
-    assert isinstance(read, PlainHand)
-    assert (read.game, read.request_id) == (pb.GAME_POKER_HIGH, "r1")
-    assert read.hand == to_hand_request(PLAIN)
-    assert pb.EvaluateRequest.FromString(read.data) == PLAIN
+    assert isinstance(read, tuple)
+    game, request_id, hand, data = read
+    assert (game, request_id) == (pb.GAME_POKER_HIGH, "r1")
+    assert hand == to_hand_request(PLAIN)
+    assert pb.EvaluateRequest.FromString(data) == PLAIN
 
 
 def test_an_evaluate_that_fails_a_check_or_is_not_plain_is_read_as_its_message() -> None:

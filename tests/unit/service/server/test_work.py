@@ -39,7 +39,7 @@ def test_an_evaluate_read_in_c_gets_the_long_ways_reply_byte_for_byte() -> None:
     assert work.evaluate_reply(plain) == work.evaluate_reply(EVALUATE)
     call = work.evaluate_call(EVALUATE)
     assert (call.cost, call.lane, call.stopping) == (None, Lane.LOOP, None)
-    assert call.work() == work.evaluate_reply(EVALUATE)
+    assert call.work(EVALUATE) == work.evaluate_reply(EVALUATE)
 
 
 def test_a_stream_message_the_rules_refuse_is_answered_with_its_error() -> None:
@@ -63,7 +63,7 @@ def test_a_batch_of_one_chunk_runs_on_the_loop_a_larger_one_in_the_pool_both_pri
 
 def test_a_batchs_work_scores_every_hand_as_one_evaluate_does() -> None:
     batch = read_batch_call(_batch(3, columns=False).SerializeToString())
-    reply = work.batch_call(batch, 100_000, _stopping()).work()
+    reply = work.batch_call(batch, 100_000, _stopping()).work(batch)
     assert isinstance(reply, bytes)
     one = pb.Evaluation.FromString(
         work.evaluate_reply(
@@ -79,10 +79,10 @@ def test_odds_is_planned_once_priced_by_its_plan_and_run_in_the_odds_lane() -> N
     request = to_odds_request(asked)
     assert call.lane is Lane.ODDS
     assert call.cost == odds_cost(request, plan_odds(request, 500, OddsLimits()))
-    reply = call.work()
+    reply = call.work(asked)
     assert isinstance(reply, pb.OddsResponse) and len(reply.seats) == 2
 
 
 def test_list_games_lists_every_game() -> None:
-    reply = work.list_games_call(pb.ListGamesRequest()).work()
+    reply = work.list_games_call(pb.ListGamesRequest()).work(pb.ListGamesRequest())
     assert isinstance(reply, pb.ListGamesResponse) and len(reply.games) > 5
