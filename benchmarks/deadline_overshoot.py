@@ -23,7 +23,8 @@ from typing import Any
 
 from evaluators.errors import Stopped
 from evaluators.odds import OddsLimits, OddsRequest, plan_odds, run_odds
-from service.server.limits import WorkGate, yield_to_the_loop
+from service.server.deadlines import WorkGate
+from service.server.limits import yield_to_the_loop
 from service.server.serve import warm_up
 from tests.unit.odds.test_plan import fifteen_seat_flop_a, numbers_heads_up, poker_23_seats
 

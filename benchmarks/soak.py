@@ -24,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from benchmarks.launcher import start_server
-from service.client.load import LoadReport, LoadSpec, Rpc, run_load
+from service.client.load import run_load
+from service.client.load_spec import LoadReport, LoadSpec, Rpc
 
 GROWTH_LIMIT = 0.10
 

@@ -22,7 +22,8 @@ from typing import TextIO
 from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
 from service.cli.main import game_arg, targets_arg
-from service.client.load import LoadError, LoadReport, LoadSpec, Progress, Rpc, run_load
+from service.client.load import run_load
+from service.client.load_spec import LoadError, LoadReport, LoadSpec, Progress, Rpc
 
 DEFAULT_DURATION_S = 10.0
 

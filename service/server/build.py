@@ -21,22 +21,16 @@ from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
 from service.allocator import return_freed_memory
 from service.server import metrics, tracing
+from service.server.admission import Budgets, CostAdmission, cost_budgets
 from service.server.config import Settings
 from service.server.drain import Drain
 from service.server.handlers import SERVICE, Wrappers
-from service.server.limits import (
-    Budgets,
-    CostAdmission,
-    LimitsInterceptor,
-    cost_budgets,
-    message_limits,
-    odds_lane_width,
-    pool_slots,
-)
+from service.server.limits import message_limits, odds_lane_width, pool_slots
 from service.server.odds_lane import OddsLane
 from service.server.peers import peer_of
 from service.server.reflection import enable_reflection
-from service.server.servicer import OWN_DEADLINE_METHODS, HandEvaluatorServicer, method_handlers
+from service.server.registration import method_handlers
+from service.server.servicer import HandEvaluatorServicer
 from service.server.tls import CertificateStore, server_store
 from service.server.uploads import Uploads
 
@@ -92,8 +86,8 @@ def channel_options(settings: Settings) -> list[tuple[str, int]]:
 
     Requests nobody has read yet: a stream may carry ``receive_window_bytes`` (HTTP/2's
     initial window) before the server reads it, with gRPC's BDP probing off. The probing
-    raised the window to 4-8 MiB for every stream, so 800 requests of 700 kB sent at once
-    all came in before any budget saw them (+650 MiB); a read asks core for the whole
+    raised the window to several MiB for every stream, so many large requests sent at
+    once all came in before any budget saw them; a read asks core for the whole
     message, so a call that reads is not held back, only its first bytes wait one round
     trip for the window (docs/reliability.md, "Cost").
     """
@@ -153,7 +147,7 @@ def _ms(seconds: float) -> int:
 
 
 def settings_budgets(settings: Settings) -> Budgets:
-    """The cost budgets of one server process (``service.server.limits.cost_budgets``)."""
+    """The cost budgets of one server process (``service.server.admission.cost_budgets``)."""
     return cost_budgets(
         settings.cpu_budget_seconds,
         settings.memory_budget_mib,
@@ -217,7 +211,6 @@ def build_server(
                 [
                     *tracing.interceptors(settings.otlp_endpoint, settings.slow_call_seconds),
                     *counting,
-                    LimitsInterceptor(settings.default_deadline_seconds, OWN_DEADLINE_METHODS),
                 ]
             )
         ],

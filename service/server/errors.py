@@ -21,22 +21,22 @@ from dataclasses import dataclass
 
 from google.protobuf.message import Message
 from google.rpc import code_pb2, status_pb2
+from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.errors import Stopped
-from service.server.limits import OverBudget
+from service.server.admission import OverBudget
 from service.server.logs import log_event
+from service.wire.batch_request import BatchCall
 from service.wire.status import refusal, status
 
 STOPPED = Stopped
 """A batch or Odds stopped between chunks: cancelled, past its deadline, or drained."""
 
 
-def failure(
-    error: Exception, method: str, request: Message, sizes: dict[str, int] | None = None
-) -> status_pb2.Status:
+def failure(error: Exception, method: str, request: object) -> status_pb2.Status:
     """The status of a call (or one stream message) of ``method`` that raised ``error``;
-    ``sizes`` adds to a logged bug's request shape what its message no longer holds (a
-    batch's ``hands`` and ``tables``, read beside it)."""
+    a logged bug's request shape is read from ``request`` as the RPC read it
+    (``logged_shape``)."""
     refused = refusal(error)
     if refused is not None:
         return refused
@@ -44,7 +44,7 @@ def failure(
         return status(code_pb2.RESOURCE_EXHAUSTED, str(error))
     if isinstance(error, STOPPED):
         return status(code_pb2.CANCELLED, "the call was cancelled")
-    return _internal(method, request, sizes)
+    return _internal(method, request)
 
 
 def reply_too_large(size: int, limit: int) -> status_pb2.Status:
@@ -78,12 +78,33 @@ def reason(problem: status_pb2.Status) -> str:
     return str(code_pb2.Code.Name(problem.code)).lower()
 
 
-def _internal(method: str, request: Message, sizes: dict[str, int] | None) -> status_pb2.Status:
+def game_of(request: object) -> int | None:
+    """The wire number of a request's game as the RPC read it (None: it has none)."""
+    if isinstance(request, BatchCall):
+        return int(request.message.game)
+    if isinstance(request, tuple):  # an Evaluate read in C: a PlainHand
+        return int(request[0])
+    game = getattr(request, "game", None)
+    return game if isinstance(game, int) else None
+
+
+def _internal(method: str, request: object) -> status_pb2.Status:
     """Log the bug being handled (with the stack) and the status the caller gets instead."""
     incident = uuid.uuid4().hex[:12]
-    shape = request_shape(request) | (sizes or {})
+    shape = logged_shape(request)
     log_event("error", logging.ERROR, exc_info=True, method=method, incident=incident, **shape)
     return status(code_pb2.INTERNAL, f"internal error, incident {incident}: the server logged it")
+
+
+def logged_shape(request: object) -> dict[str, int]:
+    """``request_shape`` of a request as the RPC read it: a batch's message with the sizes
+    of its hands and tables (read beside it), an Evaluate read in C as its message."""
+    if isinstance(request, BatchCall):
+        sizes = {"hands_len": len(request.hands), "tables_len": len(request.tables)}
+        return request_shape(request.message) | sizes
+    if isinstance(request, tuple):  # an Evaluate read in C: a PlainHand
+        return request_shape(pb.EvaluateRequest.FromString(request[3]))
+    return request_shape(request) if isinstance(request, Message) else {}
 
 
 def request_shape(request: Message) -> dict[str, int]:

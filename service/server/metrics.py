@@ -35,8 +35,8 @@ from typing import Any
 import grpc
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
+from service.server.deadlines import remaining_seconds
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
-from service.server.limits import remaining_seconds
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 

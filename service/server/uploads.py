@@ -2,13 +2,12 @@
 hold.
 
 grpc runs a unary handler only once its whole request has arrived, and grpc core buffers
-the message meanwhile (up to ``grpc.max_receive_message_length``), so 200 streams each
-missing the last byte of a 1.76 MB request held +343 MiB with no handler to see them. A
-request-streaming handler starts as soon as the call's headers are in, and the wire is the
-same, so the evaluator's unary methods are registered that way (``unary_reading``; Evaluate
-in a coroutine of its own, ``servicer.evaluate_reading``, which reads with ``one_message``
-too): the handler waits for the one message under a read deadline, then calls the unary
-behaviour.
+the message meanwhile (up to ``grpc.max_receive_message_length``), so streams each
+missing the last byte of a large request held hundreds of MiB with no handler to see them
+(docs/reliability.md). A request-streaming handler starts as soon as the call's headers
+are in, and the wire is the same, so the evaluator's unary methods are registered that
+way (``service.server.registration``): the handler waits for the one message under a
+read deadline (``one_message``), then calls the unary behaviour.
 The metrics' ``grpc_type`` stays ``unary`` (it is read from the proto).
 
 While it waits, a call counts as holding ``message_bytes`` (the receive limit: what core
@@ -25,7 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 import grpc
@@ -133,13 +132,3 @@ class Uploads:
             self._sweep = loop.call_later(SWEEP_SECONDS, self._end_late, loop)
         elif ended and self._on_ended is not None:
             loop.call_later(SWEEP_SECONDS, loop.run_in_executor, None, self._on_ended)
-
-    def unary_reading(
-        self, behavior: Callable[[Any, Any], Awaitable[Any]]
-    ) -> Callable[[AsyncIterator[Any], Any], Awaitable[Any]]:
-        """A request-streaming behaviour that reads one message, then runs ``behavior``."""
-
-        async def read_then_answer(requests: AsyncIterator[Any], context: Any) -> Any:
-            return await behavior(await self.one_message(context), context)
-
-        return read_then_answer

@@ -6,8 +6,7 @@
  * low_strength uint32, value int32, instant_win one byte. Each figure array (any integer
  * width, or bool) is cast while it is copied, into one new bytes object, with the GIL
  * released; a figure that does not fit its column raises OverflowError before anything is
- * written. Protobuf's own serialisation is the reference the tests hold it to. Measured
- * on 100,000 poker hands: 0.04 ms of CPU against 0.15 ms for the numpy casts and copy.
+ * written. Protobuf's own serialisation is the reference the tests hold it to.
  *
  * ``Reply`` skips even that pass for a game with one ranking: the same bytes made first,
  * their strength and value columns lent to the scoring kernel to fill in place.

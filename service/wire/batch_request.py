@@ -19,7 +19,7 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 _HANDS, _TABLES = 2, 4
 _VARINT, _FIXED64, _LENGTH_DELIMITED, _FIXED32 = 0, 1, 2, 5
 WALK_FROM_BYTES = 64 * 1024
-"""Below this size protobuf's two copies cost less than the walk (a few µs of Python)."""
+"""Below this size protobuf's two copies cost less than the walk, which is Python."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +60,7 @@ def _walk(data: bytes) -> tuple[list[Span], Span, Span] | None:
     while at < end:
         start = at
         tag, at = _varint(data, at)
-        kind = tag & 7
+        kind = tag & 7  # a tag is (field number << 3) | wire type
         if tag < 0 or tag >> 3 == 0:
             return None
         if kind == _VARINT:
@@ -96,8 +96,8 @@ def _varint(data: bytes, at: int) -> tuple[int, int]:
     value = shift = 0
     for offset in range(at, min(at + 10, len(data))):
         byte = data[offset]
-        value |= (byte & 0x7F) << shift
-        if byte < 0x80:
+        value |= (byte & 0x7F) << shift  # seven bits a byte, least significant first
+        if byte < 0x80:  # the high bit clear: the last byte
             return value, offset + 1
         shift += 7
     return -1, -1

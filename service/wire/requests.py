@@ -83,6 +83,23 @@ def plain_hand_request(plain: PlainEvaluate) -> HandRequest | None:
     return read_plain_ids(to_game(plain[0]), plain[1], plain[2])
 
 
+PlainHand = tuple[int, str, HandRequest, bytes]
+"""An EvaluateRequest read in C whose cards pass every check (``read_checked_plain``):
+(game number, request_id, the checked hand, the request's bytes, read as its message
+should a log need its shape). A plain tuple, the one kind of request that is one, and as
+cheap to make as one; its first item is the game, as ``PlainEvaluate``'s is."""
+
+
+def read_checked_plain(data: bytes) -> PlainHand | None:
+    """The serialised EvaluateRequest in ``data`` read in C and checked, None when it is
+    not the plainest kind or fails a check (its message, read the long way, says why)."""
+    plain = read_plain_evaluate(data)
+    if plain is None:
+        return None
+    hand = plain_hand_request(plain)
+    return None if hand is None else (plain[0], plain[3], hand, plain[4])
+
+
 def _spreads(spreads: Iterable[pb.Spread]) -> list[list[str]]:
     return [list(s.cards) for s in spreads]
 

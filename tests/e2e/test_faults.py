@@ -27,7 +27,8 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
 from benchmarks import soak
-from service.client.load import LoadReport, LoadSpec, run_load
+from service.client.load import run_load
+from service.client.load_spec import LoadReport, LoadSpec
 from tests.conftest import ServerProcess
 
 HAND = "Ah Kh Qh Jh Th 2c 3d"

@@ -28,8 +28,9 @@ from evaluators.registry import GAMES
 from evaluators.scoring import evaluate, showdown
 from evaluators.validation import read_hand, read_showdown
 from service.server.errors import Unreadable
+from service.server.handlers import SERVICE
 from service.server.limits import message_limits
-from service.server.servicer import SERVICE, _reader
+from service.server.readers import message_reader as _reader
 from service.wire.batch_request import BatchCall
 from service.wire.request_limits import MAX_REQUEST_BYTES
 from tests.conftest import ServerProcess, start_server

@@ -1,4 +1,4 @@
-"""Admission by cost against a real server (``service.server.limits.CostAdmission``):
+"""Admission by cost against a real server (``service.server.admission.CostAdmission``):
 expensive calls cannot crowd out cheap ones, a refusal names its budget, and replies a
 client never reads stay counted until the call is over."""
 

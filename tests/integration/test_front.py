@@ -27,7 +27,7 @@ from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from benchmarks.front import BEHIND_FRONT, FrontProcess, start_front
 from benchmarks.hostile_requests import cpu_seconds
 from evaluators.odds.plan import OddsLimits, odds_cost, plan_odds
-from service.server.limits import PEER_FULL
+from service.server.admission import PEER_FULL
 from service.wire.requests import to_odds_request
 from tests.conftest import ROOT, ServerProcess, health_status, require_tool
 

@@ -18,15 +18,11 @@ import pytest
 from evaluators.inputs import Game
 from service.cli.load import clean
 from service.cli.main import main
-from service.client.load import (
-    END_GRACE_S,
-    LoadReport,
-    Progress,
-    Rpc,
-    run_load,
-)
+from service.client.load import run_load
+from service.client.load_spec import LoadReport, Progress, Rpc
+from service.client.load_workers import END_GRACE_S
 from tests.conftest import ROOT, ServerProcess, server_env
-from tests.unit.service.client.test_load import spec
+from tests.unit.service.client.test_load_spec import spec
 
 ALL_RPCS = list(Rpc)
 

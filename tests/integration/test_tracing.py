@@ -21,7 +21,7 @@ from handeval_client import (
 from opentelemetry.proto.trace.v1.trace_pb2 import Span, Status
 
 from benchmarks.otlp_receiver import Receiver, attributes, receiving
-from service.server.servicer import INLINE_BATCH_HANDS
+from service.server.work import INLINE_BATCH_HANDS
 from tests.conftest import ServerProcess
 
 TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736"

@@ -1,5 +1,5 @@
-"""Unary Evaluate over a real server, answered by its own coroutine
-(``servicer.evaluate_reading``) and, for the plainest request, from cards read in C: the
+"""Unary Evaluate over a real server, read under the upload limits
+(``service.server.registration``) and, for the plainest request, from cards read in C: the
 default deadline still counts from the call's start, a request spelled out is answered as
 its plain twin is, byte for byte, and a plain request the rules refuse is refused as the
 long way refuses it, counted so (the C road against the long way, hand by hand:

@@ -9,8 +9,8 @@ from google.rpc import code_pb2
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
 from evaluators.errors import BatchTooLarge, InvalidRequest, Stopped, TooManySamples, Violation
+from service.server.admission import OverBudget
 from service.server.errors import Unreadable, failure, reason, reply_too_large, request_shape
-from service.server.limits import OverBudget
 from service.wire.request_limits import RequestTooLarge
 
 REQUEST = pb.EvaluateRequest(game=pb.GAME_TONK, hand=["Ah"])

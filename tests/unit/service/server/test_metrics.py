@@ -17,7 +17,7 @@ from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 from prometheus_client import CollectorRegistry, Counter, Histogram, generate_latest
 
-from service.server.limits import CostAdmission, cost_budgets
+from service.server.admission import CostAdmission, cost_budgets
 from service.server.metrics import (
     GAMES,
     GO_CODES,
@@ -27,7 +27,8 @@ from service.server.metrics import (
     grpc_type,
     observer,
 )
-from service.server.servicer import HandEvaluatorServicer, method_handlers
+from service.server.registration import method_handlers
+from service.server.servicer import HandEvaluatorServicer
 
 SERVICE = "handeval.v1.HandEvaluator"
 POKER = pb.GAME_POKER_HIGH

@@ -16,10 +16,12 @@ import grpc
 from handeval_client import odds_request
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 
+from service.server.admission import CostAdmission, cost_budgets
 from service.server.handlers import SERVICE
-from service.server.limits import CostAdmission, cost_budgets, odds_lane_width
+from service.server.limits import odds_lane_width
 from service.server.odds_lane import OddsLane
-from service.server.servicer import HandEvaluatorServicer, method_handlers
+from service.server.registration import method_handlers
+from service.server.servicer import HandEvaluatorServicer
 
 ODDS = odds_request("poker", [(f"p{i}", "?2") for i in range(9)], samples=200_000)
 CALLS = 4

@@ -16,11 +16,20 @@ from evaluators.errors import InvalidRequest
 from evaluators.inputs import Game
 from evaluators.scoring import evaluate
 from evaluators.validation import CANONICAL_IDS, read_hand
-from service.server.servicer import _evaluate, _plain_evaluate
+from service.server.work import evaluate_reply as _evaluate
 from service.wire import _evaluation, replies
 from service.wire.enums import game_value
 from service.wire.request_limits import MAX_ID_BYTES, MAX_REQUEST_BYTES, RequestTooLarge
-from service.wire.requests import read_plain_evaluate
+from service.wire.requests import PlainEvaluate, read_checked_plain, read_plain_evaluate
+
+
+def _plain_evaluate(plain: PlainEvaluate) -> bytes | None:
+    """The reply to a request read in C, as the server gives it: checked as it is read
+    (``read_checked_plain``), then scored from its ids; None where the check leaves it to
+    the long way."""
+    checked = read_checked_plain(plain[4])
+    return None if checked is None else _evaluate(checked)
+
 
 SPELLINGS = [*CANONICAL_IDS, "ah", "AH", "10h", "T♥", "Zz", "", "A", "Ahh", "X3", "x1", "é"]
 """Card texts a caller may send: every canonical one, and others only the long way reads."""

@@ -17,7 +17,7 @@ from evaluators.scoring import evaluate, showdown
 from evaluators.validation import SeatText, read_hand, read_showdown
 from service.server.errors import Unreadable
 from service.server.limits import message_limits
-from service.server.servicer import _reader
+from service.server.readers import message_reader as _reader
 from service.wire import enums, replies
 from service.wire.request_limits import (
     MAX_CARD_CHARS,

@@ -1,4 +1,4 @@
-"""The cost lane's rules (``service.server.limits.CostAdmission``), in process: what fits,
+"""The cost lane's rules (``service.server.admission.CostAdmission``), in process: what fits,
 who waits, who is refused at once and what the refusal names."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import pytest
 
 from evaluators.costs import CallCost
-from service.server.limits import (
+from service.server.admission import (
     IDLE_SECONDS,
     Budgets,
     CostAdmission,
