@@ -20,11 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_card_rules.h"
 #include "_poker_tables.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 static void tables_free(PyObject *capsule)
 {
@@ -48,6 +45,27 @@ static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssi
         return -1;
     }
     return 0;
+}
+
+/* Whether the tables' key layout is the one the vector kernels compute from the card
+ * bytes rather than read (``avx2_rows``): for each of the 52 cards, rank counts
+ * ``1 << 3 * rank`` in 39 bits and suit counts ``1 << 4 * suit`` from ``suit_shift`` (40),
+ * nothing for any other byte, a flush at bit 3 of a suit's count, hashes of at most 32
+ * bits. Another layout leaves the vector kernels unused, never wrong. */
+static int vector_layout(const Tables *t, int bucket_bits, int slot_bits)
+{
+    if (t->rank_mask != ((uint64_t)1 << 39) - 1 || t->suit_shift != 40
+        || t->flush_bits != (uint64_t)0x8888 << 40 || bucket_bits > 32 || slot_bits > 32)
+        return 0;
+    for (int card = 0; card < 256; card++) {
+        uint64_t key = t->card_keys[card] & (((uint64_t)1 << 56) - 1); /* dots apart */
+        uint64_t expected = card < 52 ? ((uint64_t)1 << 3 * (card >> 2))
+                                            | ((uint64_t)1 << (40 + 4 * (card & 3)))
+                                      : 0;
+        if (key != expected)
+            return 0;
+    }
+    return 1;
 }
 
 PyDoc_STRVAR(tables_doc,
@@ -113,6 +131,7 @@ static PyObject *tables(PyObject *module, PyObject *args)
     t->strength_base = (uint16_t)strength_base;
     t->dots_shift = dots_shift;
     t->dots_mask = dots_mask;
+    t->vector_layout = vector_layout(t, bucket_bits, slot_bits);
     PyObject *capsule = PyCapsule_New(t, CAPSULE, tables_free);
     if (capsule == NULL) {
         for (int k = 0; k < 5; k++)
@@ -292,8 +311,13 @@ static void rows_plain(const Tables *t, const Out *out, const Rows *r)
     by_shape(t, out, r);
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-#define HAVE_X86_VECTORS 1
+/* The instruction-set paths, the fastest first; ``isa`` is the one in use (the best this
+ * CPU runs, unless ``set_isa`` chose another). */
+enum { ISA_AVX2, ISA_SCALAR, ISA_COUNT };
+static const char *const ISA_NAMES[ISA_COUNT] = {"avx2", "scalar"};
+static int isa = ISA_SCALAR, isa_runs[ISA_COUNT] = {[ISA_SCALAR] = 1};
+
+#ifdef HAVE_X86_VECTORS
 static int has_bmi2, has_ssse3;
 
 __attribute__((target("bmi2"))) static void rows_bmi2(const Tables *t, const Out *out,
@@ -314,34 +338,6 @@ static void score(const Tables *t, const Out *out, const Rows *r)
     rows_plain(t, out, r);
 }
 
-/* ``screened``'s card rules for full rows sharing one table: every byte below
- * ``first_refused`` (at most 64), no card twice in a row, none of the table's. */
-#define MAX_CHECKED_WIDTH 8 /* two rows to a 16-byte load */
-#define MAX_TABLE_CARDS 8
-
-typedef struct {
-    uint8_t turns[MAX_CHECKED_WIDTH / 2][16]; /* byte j of two rows -> the byte k + 1
-                                                 places further round its row */
-    uint8_t lanes[16];                        /* 0xff on the bytes of the two rows */
-    uint8_t table[MAX_TABLE_CARDS];
-    int table_cards, first_refused;
-    uint64_t table_bits; /* 1 << card for the table's cards */
-} RowCheck;
-
-/* One row by those rules, a bit per card: for the last rows, which the 16-byte loads
- * would read past. */
-static inline int row_passes(const RowCheck *c, const uint8_t *row, Py_ssize_t width)
-{
-    uint64_t any = c->table_bits, sum = c->table_bits;
-    for (Py_ssize_t k = 0; k < width; k++) {
-        if (row[k] >= c->first_refused)
-            return 0;
-        any |= (uint64_t)1 << row[k];
-        sum += (uint64_t)1 << row[k];
-    }
-    return any == sum;
-}
-
 #ifdef HAVE_X86_VECTORS
 /* ``score_rows`` for full rows on a shared table with the rules checked in the same pass,
  * as _screen.c's ``vector_rows`` checks them: two rows to a 16-byte load, a byte above
@@ -356,13 +352,8 @@ checked_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
              Py_ssize_t width, int outputs)
 {
     Shared s = shared_part(t, r, r->table_width, 0);
-    __m128i turn[MAX_CHECKED_WIDTH / 2], table[MAX_TABLE_CARDS];
-    for (Py_ssize_t k = 0; k < width / 2; k++)
-        turn[k] = _mm_loadu_si128((const __m128i *)c->turns[k]);
-    for (int k = 0; k < c->table_cards; k++)
-        table[k] = _mm_set1_epi8((char)c->table[k]);
-    const __m128i lanes = _mm_loadu_si128((const __m128i *)c->lanes);
-    const __m128i highest = _mm_set1_epi8((char)(c->first_refused - 1));
+    Rules128 rules;
+    load_rules_128(&rules, c, width);
     const int table_cards = c->table_cards;
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
@@ -374,13 +365,7 @@ checked_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     for (; i < steps; i += 4) {
         for (Py_ssize_t half = 0; half < 4; half += 2) {
             __m128i x = _mm_loadu_si128((const __m128i *)(hands + (i + half) * width));
-            __m128i problems = _mm_subs_epu8(x, highest);
-            for (Py_ssize_t k = 0; k < width / 2; k++)
-                problems = _mm_or_si128(problems,
-                                        _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
-            for (int k = 0; k < table_cards; k++)
-                problems = _mm_or_si128(problems, _mm_cmpeq_epi8(x, table[k]));
-            bad = _mm_or_si128(bad, _mm_and_si128(problems, lanes));
+            bad = _mm_or_si128(bad, problems_128(&rules, x, width, table_cards));
         }
         score_four(t, out, r, s, i, width, r->table_width, 0, outputs);
     }
@@ -424,6 +409,197 @@ __attribute__((target("ssse3,bmi2"))) static int
 checked_bmi2(const Tables *t, const Out *out, const Rows *r, const RowCheck *c)
 {
     return checked_by_shape(t, out, r, c);
+}
+
+/* The AVX2 path: eight rows a step, each of their cards in a 32-bit lane, the rank and
+ * suit counts summed by variable shifts, the perfect hash's two multiplies and its two
+ * lookups done for the eight at once (gathers), while the card rules run on the raw bytes
+ * (``problems_256``). The key layout it computes is the one ``vector_layout`` verified in
+ * the tables: rank counts 3 bits a rank from bit 0 (ranks 0-9 in ``low``, 10-12 in
+ * ``high`` from bit 0), suit counts a nibble a suit. A flush among the eight is scored
+ * again one hand at a time (``flushed_lanes``). */
+
+/* Lane k of the step's vectors holds row LANE_ROW[k]: the byte transpose below leaves
+ * rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by the same
+ * indexes puts them back in row order (it is its own inverse). */
+#define LANE_ORDER 0, 1, 4, 5, 2, 3, 6, 7
+static const int LANE_ROW[8] = {LANE_ORDER};
+
+typedef struct {
+    __m256i low, high, suits; /* the shared table's share (and SUM_START's); ``low`` << 2 */
+    __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
+    __m128i bucket_shift, slot_shift;                     /* 32 - bits */
+    __m256i flush, base;
+} Hash256;
+
+/* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
+ * ``low`` | ``high`` << 32: hi32(low * m_low) + lo32(low * m_high) + lo32(high * m_low). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+top_product(__m256i low, __m256i high, __m256i m_low, __m256i m_high)
+{
+    __m256i even = _mm256_mul_epu32(low, m_low);                          /* lanes 0, 2, .. */
+    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(low, 32), m_low);    /* lanes 1, 3, .. */
+    __m256i carry = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA); /* hi32s */
+    __m256i cross = _mm256_add_epi32(_mm256_mullo_epi32(low, m_high),
+                                     _mm256_mullo_epi32(high, m_low));
+    return _mm256_add_epi32(carry, cross);
+}
+
+/* The rows of a step whose lanes show a flush (``lanes``: bit k for lane k), scored again
+ * by ``class_of`` one at a time: off the hot loop. */
+static __attribute__((noinline)) void
+flushed_lanes(const Tables *t, const Out *out, const Rows *r, Shared s, Py_ssize_t i,
+              int lanes, int outputs)
+{
+    for (; lanes; lanes &= lanes - 1) {
+        Py_ssize_t q = i + LANE_ROW[__builtin_ctz(lanes)];
+        const uint8_t *row = r->hands + q * r->width;
+        uint64_t key = s.start + key_sum(t, row, r->width);
+        put(t, out, q, key, class_of(t, key, row, r->width, s.flush_ranks), outputs);
+    }
+}
+
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
+avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
+          Py_ssize_t width, int outputs)
+{
+    Shared s = shared_part(t, r, r->table_width, 0);
+    Rules256 rules;
+    load_rules_256(&rules, c, width);
+    const int table_cards = c->table_cards;
+    Hash256 h;
+    h.low = _mm256_set1_epi32((int)((s.start & 0x3fffffff) << 2)); /* ranks 0-9, from bit 2 */
+    h.high = _mm256_set1_epi32((int)((s.start >> 30) & 0x1ff));              /* 10-12 */
+    h.suits = _mm256_set1_epi32((int)((s.start >> t->suit_shift) & 0xffff));
+    h.bucket_low = _mm256_set1_epi32((int)(uint32_t)t->bucket_multiplier);
+    h.bucket_high = _mm256_set1_epi32((int)(uint32_t)(t->bucket_multiplier >> 32));
+    h.slot_low = _mm256_set1_epi32((int)(uint32_t)t->slot_multiplier);
+    h.slot_high = _mm256_set1_epi32((int)(uint32_t)(t->slot_multiplier >> 32));
+    h.bucket_shift = _mm_cvtsi32_si128(t->bucket_shift - 32);
+    h.slot_shift = _mm_cvtsi32_si128(t->slot_shift - 32);
+    h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
+    h.base = _mm256_set1_epi32(t->strength_base);
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i four = _mm256_set1_epi32(4);
+    const __m256i thirty = _mm256_set1_epi32(30), low_byte = _mm256_set1_epi32(0xff);
+    const __m256i low_word = _mm256_set1_epi32(0xffff), not_low2 = _mm256_set1_epi32(~3);
+    const __m256i order = _mm256_setr_epi32(LANE_ORDER);
+    const __m256i card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* low, high */
+    /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
+     * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
+    uint8_t pairs[16];
+    for (int j = 0; j < 8; j++) {
+        pairs[2 * j] = (uint8_t)(j < width ? j : 0x80);
+        pairs[2 * j + 1] = (uint8_t)(j < width ? width + j : 0x80);
+    }
+    const __m256i pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
+    const uint8_t *hands = r->hands;
+    const uint8_t *displacements = t->displacements;
+    const int *unsuited = (const int *)t->unsuited;
+    Py_ssize_t count = r->count, i = 0;
+    /* Eight rows a step while the last 16-byte load (from row i + 6) stays in the batch. */
+    Py_ssize_t steps = count * width < 16 + 6 * width ? 0 : (count * width - 16) / width - 6 + 1;
+    if (steps > count - 7)
+        steps = count - 7;
+    __m256i bad = _mm256_setzero_si256();
+    for (; i < steps; i += 8) {
+        const uint8_t *p = hands + i * width;
+        /* Rows 0, 1 | 2, 3 and 4, 5 | 6, 7: two rows to each 128-bit lane. */
+        __m256i a = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
+        __m256i b = _mm256_loadu2_m128i((const __m128i *)(p + 6 * width),
+                                        (const __m128i *)(p + 4 * width));
+        bad = _mm256_or_si256(bad, _mm256_or_si256(problems_256(&rules, a, width, table_cards),
+                                                   problems_256(&rules, b, width, table_cards)));
+        /* Transpose: word j of a lane = card j of its two rows; interleaving a's and b's
+         * words gives dword j = card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high, for
+         * cards 0-3 (``first``) and 4-7 (``second``); pairing each low dword with its
+         * high one makes qword j card j of all eight (in lane order). */
+        __m256i pa = _mm256_shuffle_epi8(a, pair_cards), pb = _mm256_shuffle_epi8(b, pair_cards);
+        __m256i first = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), card_dwords);
+        __m256i second = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), card_dwords);
+        __m256i low = h.low, high = h.high, suits = h.suits;
+        for (Py_ssize_t j = 0; j < width; j++) {
+            __m256i half = j < 4 ? first : second;
+            __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1)
+                                      : _mm256_castsi256_si128(half);
+            if (j & 1)
+                quarter = _mm_srli_si128(quarter, 8);
+            __m256i card = _mm256_cvtepu8_epi32(quarter); /* card j of the eight rows */
+            __m256i rank = _mm256_srli_epi32(card, 2);
+            __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
+            /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30
+             * and up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
+            low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
+            high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
+            suits = _mm256_add_epi32(
+                suits, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
+        }
+        /* The 39-bit counts as two 32-bit halves: bits 30-31 from ``high``. */
+        __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
+        __m256i counts_high = _mm256_srli_epi32(high, 2);
+        __m256i bucket = _mm256_srl_epi32(
+            top_product(counts_low, counts_high, h.bucket_low, h.bucket_high), h.bucket_shift);
+        __m256i slot = _mm256_srl_epi32(
+            top_product(counts_low, counts_high, h.slot_low, h.slot_high), h.slot_shift);
+        /* Byte tables read as aligned dwords (never past the table's end), the byte
+         * picked by shifting. */
+        __m256i word = _mm256_i32gather_epi32((const int *)displacements,
+                                              _mm256_and_si256(bucket, not_low2), 1);
+        __m256i displacement = _mm256_and_si256(
+            _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(bucket, three), 3)),
+            low_byte);
+        slot = _mm256_xor_si256(slot, displacement);
+        __m256i classes = _mm256_i32gather_epi32(unsuited, _mm256_srli_epi32(slot, 1), 4);
+        classes = _mm256_and_si256(
+            _mm256_srlv_epi32(classes, _mm256_slli_epi32(_mm256_and_si256(slot, one), 4)),
+            low_word);
+        classes = _mm256_permutevar8x32_epi32(classes, order); /* back to row order */
+        __m256i strength = _mm256_sub_epi32(h.base, classes);
+        if (outputs & WIDE) {
+            _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
+            _mm256_storeu_si256((__m256i *)((int32_t *)out->classes + i), classes);
+        } else {
+            /* 32 -> 16 bits: the pack works per 128-bit lane, the permute joins them. */
+            __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(strength, classes),
+                                                      0xD8);
+            _mm_storeu_si128((__m128i *)((uint16_t *)out->strength + i),
+                             _mm256_castsi256_si128(packed));
+            _mm_storeu_si128((__m128i *)((uint16_t *)out->classes + i),
+                             _mm256_extracti128_si256(packed, 1));
+        }
+        int flushes = _mm256_movemask_ps(_mm256_castsi256_ps(
+            _mm256_cmpeq_epi32(_mm256_and_si256(suits, h.flush), _mm256_setzero_si256())));
+        if (__builtin_expect(flushes != 0xff, 0))
+            flushed_lanes(t, out, r, s, i, ~flushes & 0xff, outputs);
+    }
+    int passed = _mm256_testz_si256(bad, bad);
+    for (; i < count; i++) {
+        passed &= row_passes(c, hands + i * width, width);
+        score_one(t, out, r, s, i, width, r->table_width, 0, outputs);
+    }
+    return passed;
+}
+
+/* ``avx2_rows`` with 5-7 card rows' widths constant, for strength and classes (the dots
+ * go the one-hand way); local copies as in ``by_shape``. */
+__attribute__((target("avx2,bmi2"))) static int
+checked_avx2(const Tables *given, const Out *outs, const Rows *r, const RowCheck *given_check)
+{
+    const Tables local = *given;
+    const Out o = *outs;
+    const RowCheck c = *given_check;
+    const Tables *t = &local;
+    const Out *out = &o;
+    int outputs = CLASSES | (o.wide ? WIDE : 0);
+    switch (r->width * 4 + outputs) {
+    case 5 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 5, CLASSES);
+    case 6 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 6, CLASSES);
+    case 7 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 7, CLASSES);
+    case 5 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 5, CLASSES | WIDE);
+    case 6 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 6, CLASSES | WIDE);
+    case 7 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 7, CLASSES | WIDE);
+    default: return avx2_rows(t, out, r, &c, r->width, outputs);
+    }
 }
 #endif
 
@@ -545,39 +721,6 @@ static PyObject *evaluate(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
-/* ``check`` for ``rows``: 1, or 0 when this build or CPU cannot check them (no SSSE3, a
- * row wider than two to a vector, more table cards than MAX_TABLE_CARDS). */
-static int open_check(RowCheck *check, const Rows *rows, int first_refused)
-{
-    memset(check, 0, sizeof *check);
-#ifdef HAVE_X86_VECTORS
-    Py_ssize_t width = rows->width;
-    if (!has_ssse3 || width < 1 || width > MAX_CHECKED_WIDTH)
-        return 0;
-    check->first_refused = first_refused;
-    for (Py_ssize_t k = 0; k < rows->table_width; k++) {
-        uint8_t card = rows->tables[k];
-        if (card >= first_refused)
-            continue; /* the padding byte */
-        if (check->table_cards == MAX_TABLE_CARDS)
-            return 0;
-        check->table_bits |= (uint64_t)1 << card;
-        check->table[check->table_cards++] = card;
-    }
-    for (int j = 0; j < 16; j++) {
-        int used = j < 2 * width, place = (int)(j % width);
-        for (Py_ssize_t k = 0; k < width / 2; k++)
-            check->turns[k][j] = (uint8_t)(used ? j - place + (place + k + 1) % width : j);
-        check->lanes[j] = used ? 0xff : 0;
-    }
-    return 1;
-#else
-    (void)rows;
-    (void)first_refused;
-    return 0;
-#endif
-}
-
 PyDoc_STRVAR(screened_doc,
 "screened(tables, hands, table_row, first_refused, strength, classes, dots) -> bool\n\n"
 "``evaluate`` for full rows sharing one table (``table_row``, 1 row, which the caller has\n"
@@ -608,19 +751,82 @@ static PyObject *screened(PyObject *module, PyObject *args)
     }
     RowCheck check;
     int passed = 0;
-    if (open_check(&check, &call.rows, first_refused)) {
-        Py_BEGIN_ALLOW_THREADS
 #ifdef HAVE_X86_VECTORS
-        passed = has_bmi2 ? checked_bmi2(call.tables, &call.out, &call.rows, &check)
-                          : checked_plain(call.tables, &call.out, &call.rows, &check);
-#endif
+    if (has_ssse3 && open_rules(&check, call.rows.width, call.rows.tables,
+                                call.rows.table_width, first_refused)) {
+        int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots;
+        Py_BEGIN_ALLOW_THREADS
+        if (vector)
+            passed = checked_avx2(call.tables, &call.out, &call.rows, &check);
+        else
+            passed = has_bmi2 ? checked_bmi2(call.tables, &call.out, &call.rows, &check)
+                              : checked_plain(call.tables, &call.out, &call.rows, &check);
         Py_END_ALLOW_THREADS
     }
+#else
+    (void)check;
+#endif
     release(call.views, 5);
     return PyBool_FromLong(passed);
 }
 
+PyDoc_STRVAR(isa_doc,
+"isa() -> str\n\n"
+"The instruction-set path the batch kernels take: 'avx2' (eight hands a step in vector\n"
+"registers) or 'scalar' (one hand at a time, SSSE3 for the screen where the CPU has it).");
+
+static PyObject *get_isa(PyObject *module, PyObject *unused)
+{
+    return PyUnicode_FromString(ISA_NAMES[isa]);
+}
+
+PyDoc_STRVAR(isas_doc,
+"isas() -> tuple[str, ...]\n\n"
+"The paths this CPU and build run, the fastest first (what ``isa`` starts as).");
+
+static PyObject *get_isas(PyObject *module, PyObject *unused)
+{
+    PyObject *names = PyTuple_New(0);
+    for (int k = 0; names && k < ISA_COUNT; k++) {
+        if (!isa_runs[k])
+            continue;
+        PyObject *name = PyUnicode_FromString(ISA_NAMES[k]);
+        if (name == NULL || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
+            Py_XDECREF(name);
+            Py_XDECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
+    }
+    return names;
+}
+
+PyDoc_STRVAR(set_isa_doc,
+"set_isa(name) -> str\n\n"
+"Take the path ``name`` (one of ``isas()``) from now on, in this process; the path taken\n"
+"before. ValueError for a name this CPU or build does not run.");
+
+static PyObject *set_isa(PyObject *module, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (name == NULL)
+        return NULL;
+    for (int k = 0; k < ISA_COUNT; k++) {
+        if (strcmp(name, ISA_NAMES[k]) == 0 && isa_runs[k]) {
+            PyObject *before = PyUnicode_FromString(ISA_NAMES[isa]);
+            if (before != NULL)
+                isa = k;
+            return before;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "this CPU or build has no %R kernel path", arg);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"isa", get_isa, METH_NOARGS, isa_doc},
+    {"isas", get_isas, METH_NOARGS, isas_doc},
+    {"set_isa", set_isa, METH_O, set_isa_doc},
     {"tables", tables, METH_VARARGS, tables_doc},
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"screened", screened, METH_VARARGS, screened_doc},
@@ -641,6 +847,9 @@ PyMODINIT_FUNC PyInit__poker(void)
     __builtin_cpu_init();
     has_bmi2 = __builtin_cpu_supports("bmi2");
     has_ssse3 = __builtin_cpu_supports("ssse3");
+    isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2") && has_bmi2;
 #endif
+    for (isa = 0; !isa_runs[isa]; isa++)
+        ; /* the fastest this CPU runs: ISA_SCALAR always does */
     return PyModule_Create(&module);
 }
