@@ -429,7 +429,7 @@ typedef struct {
     __m256i low, high, suits; /* the shared table's share (and SUM_START's); ``low`` << 2 */
     __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
     __m128i bucket_shift, slot_shift;                     /* 32 - bits */
-    __m256i flush, base;
+    __m256i flush, base, pair_cards, card_dwords, order;
 } Hash256;
 
 /* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
@@ -459,6 +459,102 @@ flushed_lanes(const Tables *t, const Out *out, const Rows *r, Shared s, Py_ssize
     }
 }
 
+/* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
+ * buckets and base slots, and their suit counts. */
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
+hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
+          Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
+{
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
+    /* Rows 0, 1 | 2, 3 and 4, 5 | 6, 7: two rows to each 128-bit lane. */
+    __m256i a = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
+    __m256i b = _mm256_loadu2_m128i((const __m128i *)(p + 6 * width),
+                                    (const __m128i *)(p + 4 * width));
+    *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
+                                                 problems_256(rules, b, width, table_cards)));
+    /* Transpose: word j of a lane = card j of its two rows; interleaving a's and b's
+     * words gives dword j = card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high, for
+     * cards 0-3 (``first``) and 4-7 (``second``); pairing each low dword with its high
+     * one makes qword j card j of all eight (in lane order). */
+    __m256i pa = _mm256_shuffle_epi8(a, h->pair_cards), pb = _mm256_shuffle_epi8(b, h->pair_cards);
+    __m256i first = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), h->card_dwords);
+    __m256i second = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), h->card_dwords);
+    __m256i low = h->low, high = h->high, counts = h->suits;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        __m256i half = j < 4 ? first : second;
+        __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1)
+                                  : _mm256_castsi256_si128(half);
+        if (j & 1)
+            quarter = _mm_srli_si128(quarter, 8);
+        __m256i card = _mm256_cvtepu8_epi32(quarter); /* card j of the eight rows */
+        __m256i rank = _mm256_srli_epi32(card, 2);
+        __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
+        /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
+         * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
+        low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
+        high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
+        counts = _mm256_add_epi32(
+            counts, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
+    }
+    /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
+    __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
+    __m256i counts_high = _mm256_srli_epi32(high, 2);
+    *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
+                               h->bucket_shift);
+    *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
+                             h->slot_shift);
+    *suits = counts;
+}
+
+/* A byte table's entries at ``index`` (a bucket): read as aligned dwords (never past the
+ * table's end, whose length is a multiple of 4), the byte picked by shifting. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_bytes(const uint8_t *table, __m256i index)
+{
+    const __m256i three = _mm256_set1_epi32(3);
+    __m256i word = _mm256_i32gather_epi32((const int *)table,
+                                          _mm256_andnot_si256(three, index), 1);
+    return _mm256_and_si256(
+        _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(index, three), 3)),
+        _mm256_set1_epi32(0xff));
+}
+
+/* A uint16 table's entries at ``index``, read as the dwords holding them. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_words(const uint16_t *table, __m256i index)
+{
+    __m256i word = _mm256_i32gather_epi32((const int *)table, _mm256_srli_epi32(index, 1), 4);
+    return _mm256_and_si256(
+        _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(index, _mm256_set1_epi32(1)), 4)),
+        _mm256_set1_epi32(0xffff));
+}
+
+/* Step ``i``'s classes (in lane order) written out, and its flushes scored again. */
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
+put_step(const Tables *t, const Out *out, const Rows *r, Shared s, const Hash256 *h,
+         Py_ssize_t i, __m256i classes, __m256i suits, int outputs)
+{
+    classes = _mm256_permutevar8x32_epi32(classes, h->order); /* back to row order */
+    __m256i strength = _mm256_sub_epi32(h->base, classes);
+    if (outputs & WIDE) {
+        _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
+        _mm256_storeu_si256((__m256i *)((int32_t *)out->classes + i), classes);
+    } else {
+        /* 32 -> 16 bits: the pack works per 128-bit lane, the permute joins them. */
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(strength, classes), 0xD8);
+        _mm_storeu_si128((__m128i *)((uint16_t *)out->strength + i), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128((__m128i *)((uint16_t *)out->classes + i),
+                         _mm256_extracti128_si256(packed, 1));
+    }
+    int plain = _mm256_movemask_ps(_mm256_castsi256_ps(
+        _mm256_cmpeq_epi32(_mm256_and_si256(suits, h->flush), _mm256_setzero_si256())));
+    if (__builtin_expect(plain != 0xff, 0))
+        flushed_lanes(t, out, r, s, i, ~plain & 0xff, outputs);
+}
+
+#define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
+
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
 avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
           Py_ssize_t width, int outputs)
@@ -469,7 +565,7 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     const int table_cards = c->table_cards;
     Hash256 h;
     h.low = _mm256_set1_epi32((int)((s.start & 0x3fffffff) << 2)); /* ranks 0-9, from bit 2 */
-    h.high = _mm256_set1_epi32((int)((s.start >> 30) & 0x1ff));              /* 10-12 */
+    h.high = _mm256_set1_epi32((int)((s.start >> 30) & 0x1ff));    /* ranks 10-12 */
     h.suits = _mm256_set1_epi32((int)((s.start >> t->suit_shift) & 0xffff));
     h.bucket_low = _mm256_set1_epi32((int)(uint32_t)t->bucket_multiplier);
     h.bucket_high = _mm256_set1_epi32((int)(uint32_t)(t->bucket_multiplier >> 32));
@@ -479,12 +575,8 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     h.slot_shift = _mm_cvtsi32_si128(t->slot_shift - 32);
     h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
     h.base = _mm256_set1_epi32(t->strength_base);
-    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
-    const __m256i four = _mm256_set1_epi32(4);
-    const __m256i thirty = _mm256_set1_epi32(30), low_byte = _mm256_set1_epi32(0xff);
-    const __m256i low_word = _mm256_set1_epi32(0xffff), not_low2 = _mm256_set1_epi32(~3);
-    const __m256i order = _mm256_setr_epi32(LANE_ORDER);
-    const __m256i card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* low, high */
+    h.order = _mm256_setr_epi32(LANE_ORDER);
+    h.card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* each low dword, its high */
     /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
      * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
     uint8_t pairs[16];
@@ -492,85 +584,34 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
         pairs[2 * j] = (uint8_t)(j < width ? j : 0x80);
         pairs[2 * j + 1] = (uint8_t)(j < width ? width + j : 0x80);
     }
-    const __m256i pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
+    h.pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
     const uint8_t *hands = r->hands;
-    const uint8_t *displacements = t->displacements;
-    const int *unsuited = (const int *)t->unsuited;
     Py_ssize_t count = r->count, i = 0;
-    /* Eight rows a step while the last 16-byte load (from row i + 6) stays in the batch. */
+    /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
     Py_ssize_t steps = count * width < 16 + 6 * width ? 0 : (count * width - 16) / width - 6 + 1;
     if (steps > count - 7)
         steps = count - 7;
     __m256i bad = _mm256_setzero_si256();
+    /* A block's steps hashed, then all their displacement reads, then all their class
+     * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
+    for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
+        __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            hash_step(&h, &rules, table_cards, hands + (i + 8 * q) * width, width, &bad,
+                      &bucket[q], &slot[q], &suits[q]);
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            slot[q] = _mm256_xor_si256(slot[q], gather_bytes(t->displacements, bucket[q]));
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            slot[q] = gather_words(t->unsuited, slot[q]);
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            put_step(t, out, r, s, &h, i + 8 * q, slot[q], suits[q], outputs);
+    }
     for (; i < steps; i += 8) {
-        const uint8_t *p = hands + i * width;
-        /* Rows 0, 1 | 2, 3 and 4, 5 | 6, 7: two rows to each 128-bit lane. */
-        __m256i a = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
-        __m256i b = _mm256_loadu2_m128i((const __m128i *)(p + 6 * width),
-                                        (const __m128i *)(p + 4 * width));
-        bad = _mm256_or_si256(bad, _mm256_or_si256(problems_256(&rules, a, width, table_cards),
-                                                   problems_256(&rules, b, width, table_cards)));
-        /* Transpose: word j of a lane = card j of its two rows; interleaving a's and b's
-         * words gives dword j = card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high, for
-         * cards 0-3 (``first``) and 4-7 (``second``); pairing each low dword with its
-         * high one makes qword j card j of all eight (in lane order). */
-        __m256i pa = _mm256_shuffle_epi8(a, pair_cards), pb = _mm256_shuffle_epi8(b, pair_cards);
-        __m256i first = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), card_dwords);
-        __m256i second = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), card_dwords);
-        __m256i low = h.low, high = h.high, suits = h.suits;
-        for (Py_ssize_t j = 0; j < width; j++) {
-            __m256i half = j < 4 ? first : second;
-            __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1)
-                                      : _mm256_castsi256_si128(half);
-            if (j & 1)
-                quarter = _mm_srli_si128(quarter, 8);
-            __m256i card = _mm256_cvtepu8_epi32(quarter); /* card j of the eight rows */
-            __m256i rank = _mm256_srli_epi32(card, 2);
-            __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
-            /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30
-             * and up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
-            low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
-            high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
-            suits = _mm256_add_epi32(
-                suits, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
-        }
-        /* The 39-bit counts as two 32-bit halves: bits 30-31 from ``high``. */
-        __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
-        __m256i counts_high = _mm256_srli_epi32(high, 2);
-        __m256i bucket = _mm256_srl_epi32(
-            top_product(counts_low, counts_high, h.bucket_low, h.bucket_high), h.bucket_shift);
-        __m256i slot = _mm256_srl_epi32(
-            top_product(counts_low, counts_high, h.slot_low, h.slot_high), h.slot_shift);
-        /* Byte tables read as aligned dwords (never past the table's end), the byte
-         * picked by shifting. */
-        __m256i word = _mm256_i32gather_epi32((const int *)displacements,
-                                              _mm256_and_si256(bucket, not_low2), 1);
-        __m256i displacement = _mm256_and_si256(
-            _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(bucket, three), 3)),
-            low_byte);
-        slot = _mm256_xor_si256(slot, displacement);
-        __m256i classes = _mm256_i32gather_epi32(unsuited, _mm256_srli_epi32(slot, 1), 4);
-        classes = _mm256_and_si256(
-            _mm256_srlv_epi32(classes, _mm256_slli_epi32(_mm256_and_si256(slot, one), 4)),
-            low_word);
-        classes = _mm256_permutevar8x32_epi32(classes, order); /* back to row order */
-        __m256i strength = _mm256_sub_epi32(h.base, classes);
-        if (outputs & WIDE) {
-            _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
-            _mm256_storeu_si256((__m256i *)((int32_t *)out->classes + i), classes);
-        } else {
-            /* 32 -> 16 bits: the pack works per 128-bit lane, the permute joins them. */
-            __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(strength, classes),
-                                                      0xD8);
-            _mm_storeu_si128((__m128i *)((uint16_t *)out->strength + i),
-                             _mm256_castsi256_si128(packed));
-            _mm_storeu_si128((__m128i *)((uint16_t *)out->classes + i),
-                             _mm256_extracti128_si256(packed, 1));
-        }
-        int flushes = _mm256_movemask_ps(_mm256_castsi256_ps(
-            _mm256_cmpeq_epi32(_mm256_and_si256(suits, h.flush), _mm256_setzero_si256())));
-        if (__builtin_expect(flushes != 0xff, 0))
-            flushed_lanes(t, out, r, s, i, ~flushes & 0xff, outputs);
+        __m256i bucket, slot, suits;
+        hash_step(&h, &rules, table_cards, hands + i * width, width, &bad, &bucket, &slot,
+                  &suits);
+        slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
+        put_step(t, out, r, s, &h, i, gather_words(t->unsuited, slot), suits, outputs);
     }
     int passed = _mm256_testz_si256(bad, bad);
     for (; i < count; i++) {
