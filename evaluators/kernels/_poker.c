@@ -419,17 +419,17 @@ checked_bmi2(const Tables *t, const Out *out, const Rows *r, const RowCheck *c)
  * ``high`` from bit 0), suit counts a nibble a suit. A flush among the eight is scored
  * again one hand at a time (``flushed_lanes``). */
 
-/* Lane k of the step's vectors holds row LANE_ROW[k]: the byte transpose below leaves
- * rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by the same
- * indexes puts them back in row order (it is its own inverse). */
+/* Lane k of a step's vectors holds row LANE_ORDER[k]: the byte transpose (``transposed``)
+ * leaves rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by
+ * the same indexes puts them back in row order (it is its own inverse). */
 #define LANE_ORDER 0, 1, 4, 5, 2, 3, 6, 7
-static const int LANE_ROW[8] = {LANE_ORDER};
 
 typedef struct {
     __m256i low, high, suits; /* the shared table's share (and SUM_START's); ``low`` << 2 */
     __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
     __m128i bucket_shift, slot_shift;                     /* 32 - bits */
     __m256i flush, base, pair_cards, card_dwords, order;
+    __m256i table_masks; /* the shared table's flush rank mask of suit k in lane k */
 } Hash256;
 
 /* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
@@ -443,68 +443,6 @@ top_product(__m256i low, __m256i high, __m256i m_low, __m256i m_high)
     __m256i cross = _mm256_add_epi32(_mm256_mullo_epi32(low, m_high),
                                      _mm256_mullo_epi32(high, m_low));
     return _mm256_add_epi32(carry, cross);
-}
-
-/* The rows of a step whose lanes show a flush (``lanes``: bit k for lane k), scored again
- * by ``class_of`` one at a time: off the hot loop. */
-static __attribute__((noinline)) void
-flushed_lanes(const Tables *t, const Out *out, const Rows *r, Shared s, Py_ssize_t i,
-              int lanes, int outputs)
-{
-    for (; lanes; lanes &= lanes - 1) {
-        Py_ssize_t q = i + LANE_ROW[__builtin_ctz(lanes)];
-        const uint8_t *row = r->hands + q * r->width;
-        uint64_t key = s.start + key_sum(t, row, r->width);
-        put(t, out, q, key, class_of(t, key, row, r->width, s.flush_ranks), outputs);
-    }
-}
-
-/* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
- * buckets and base slots, and their suit counts. */
-__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
-hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
-          Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
-{
-    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
-    const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
-    /* Rows 0, 1 | 2, 3 and 4, 5 | 6, 7: two rows to each 128-bit lane. */
-    __m256i a = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
-    __m256i b = _mm256_loadu2_m128i((const __m128i *)(p + 6 * width),
-                                    (const __m128i *)(p + 4 * width));
-    *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
-                                                 problems_256(rules, b, width, table_cards)));
-    /* Transpose: word j of a lane = card j of its two rows; interleaving a's and b's
-     * words gives dword j = card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high, for
-     * cards 0-3 (``first``) and 4-7 (``second``); pairing each low dword with its high
-     * one makes qword j card j of all eight (in lane order). */
-    __m256i pa = _mm256_shuffle_epi8(a, h->pair_cards), pb = _mm256_shuffle_epi8(b, h->pair_cards);
-    __m256i first = _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), h->card_dwords);
-    __m256i second = _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), h->card_dwords);
-    __m256i low = h->low, high = h->high, counts = h->suits;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        __m256i half = j < 4 ? first : second;
-        __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1)
-                                  : _mm256_castsi256_si128(half);
-        if (j & 1)
-            quarter = _mm_srli_si128(quarter, 8);
-        __m256i card = _mm256_cvtepu8_epi32(quarter); /* card j of the eight rows */
-        __m256i rank = _mm256_srli_epi32(card, 2);
-        __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
-        /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
-         * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
-        low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
-        high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
-        counts = _mm256_add_epi32(
-            counts, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
-    }
-    /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
-    __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
-    __m256i counts_high = _mm256_srli_epi32(high, 2);
-    *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
-                               h->bucket_shift);
-    *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
-                             h->slot_shift);
-    *suits = counts;
 }
 
 /* A byte table's entries at ``index`` (a bucket): read as aligned dwords (never past the
@@ -530,11 +468,114 @@ gather_words(const uint16_t *table, __m256i index)
         _mm256_set1_epi32(0xffff));
 }
 
+/* Eight rows' cards, transposed: qword j of ``first`` (cards 0-3) or ``second`` (4-7)
+ * holds card j of the eight rows, in lane order. */
+typedef struct {
+    __m256i first, second;
+} Cards256;
+
+/* The transpose of rows 0-3 (``a``) and 4-7 (``b``), two rows to each 128-bit lane: word
+ * j of a lane = card j of its two rows; interleaving a's and b's words gives dword j =
+ * card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high; pairing each low dword with its
+ * high one makes qword j card j of all eight. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) Cards256
+transposed(const Hash256 *h, __m256i a, __m256i b)
+{
+    __m256i pa = _mm256_shuffle_epi8(a, h->pair_cards), pb = _mm256_shuffle_epi8(b, h->pair_cards);
+    return (Cards256){
+        _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), h->card_dwords),
+        _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), h->card_dwords)};
+}
+
+/* Card ``j`` of the eight rows, a 32-bit lane each. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+card_of(const Cards256 *cards, Py_ssize_t j)
+{
+    __m256i half = j < 4 ? cards->first : cards->second;
+    __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1) : _mm256_castsi256_si128(half);
+    if (j & 1)
+        quarter = _mm_srli_si128(quarter, 8);
+    return _mm256_cvtepu8_epi32(quarter);
+}
+
+/* Rows 0-3 and 4-7 from ``p``, two to each 128-bit lane. */
+#define LOAD_ROWS(p, width, a, b)                                                            \
+    __m256i a = _mm256_loadu2_m128i((const __m128i *)((p) + 2 * (width)), (const __m128i *)(p)); \
+    __m256i b = _mm256_loadu2_m128i((const __m128i *)((p) + 6 * (width)),                    \
+                                    (const __m128i *)((p) + 4 * (width)))
+
+/* The classes of eight rows from ``p`` where ``flush`` (their suit counts' flush bits:
+ * one suit at most, its nibble's bit 3) is set, from the flush table; ``classes`` in the
+ * other lanes. The flush suit's rank mask: each card of that suit adds its rank bit (a
+ * card's nibble bit 3 shifted by 4 * suit equals ``flush`` exactly then), plus the
+ * shared table's mask for that suit (``table_masks``, by suit through a permute). */
+__attribute__((target("avx2"))) static __attribute__((noinline)) __m256i
+flush_classes(const Hash256 *h, const uint16_t *flushes, const uint8_t *p, Py_ssize_t width,
+              __m256i flush, __m256i classes)
+{
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i eight = _mm256_set1_epi32(8);
+    LOAD_ROWS(p, width, a, b);
+    Cards256 cards = transposed(h, a, b);
+    /* 8 << 4 * suit: a suit counted from 0 by how many of 0x8, 0x80, 0x800 it exceeds. */
+    __m256i suit = _mm256_sub_epi32(
+        _mm256_setzero_si256(),
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(flush, eight),
+                                          _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x80))),
+                         _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x800))));
+    __m256i mask = _mm256_permutevar8x32_epi32(h->table_masks, suit);
+    for (Py_ssize_t j = 0; j < width; j++) {
+        __m256i card = card_of(&cards, j);
+        __m256i own = _mm256_sllv_epi32(eight, _mm256_slli_epi32(_mm256_and_si256(card, three), 2));
+        mask = _mm256_or_si256(mask, _mm256_and_si256(_mm256_cmpeq_epi32(own, flush),
+                                                      _mm256_sllv_epi32(one, _mm256_srli_epi32(card, 2))));
+    }
+    __m256i flushed = _mm256_cmpgt_epi32(flush, _mm256_setzero_si256());
+    return _mm256_blendv_epi8(classes, gather_words(flushes, mask), flushed);
+}
+
+/* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
+ * buckets and base slots, and their suit counts. */
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
+hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
+          Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
+{
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
+    LOAD_ROWS(p, width, a, b);
+    *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
+                                                 problems_256(rules, b, width, table_cards)));
+    Cards256 cards = transposed(h, a, b);
+    __m256i low = h->low, high = h->high, counts = h->suits;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        __m256i card = card_of(&cards, j);
+        __m256i rank = _mm256_srli_epi32(card, 2);
+        __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
+        /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
+         * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
+        low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
+        high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
+        counts = _mm256_add_epi32(
+            counts, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
+    }
+    /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
+    __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
+    __m256i counts_high = _mm256_srli_epi32(high, 2);
+    *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
+                               h->bucket_shift);
+    *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
+                             h->slot_shift);
+    *suits = counts;
+}
+
 /* Step ``i``'s classes (in lane order) written out, and its flushes scored again. */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
-put_step(const Tables *t, const Out *out, const Rows *r, Shared s, const Hash256 *h,
-         Py_ssize_t i, __m256i classes, __m256i suits, int outputs)
+put_step(const Tables *t, const Out *out, const Rows *r, const Hash256 *h, Py_ssize_t i,
+         __m256i classes, __m256i suits, int outputs)
 {
+    __m256i flush = _mm256_and_si256(suits, h->flush);
+    if (__builtin_expect(!_mm256_testz_si256(flush, flush), 0))
+        classes = flush_classes(h, t->flushes, r->hands + i * r->width, r->width, flush, classes);
     classes = _mm256_permutevar8x32_epi32(classes, h->order); /* back to row order */
     __m256i strength = _mm256_sub_epi32(h->base, classes);
     if (outputs & WIDE) {
@@ -547,10 +588,6 @@ put_step(const Tables *t, const Out *out, const Rows *r, Shared s, const Hash256
         _mm_storeu_si128((__m128i *)((uint16_t *)out->classes + i),
                          _mm256_extracti128_si256(packed, 1));
     }
-    int plain = _mm256_movemask_ps(_mm256_castsi256_ps(
-        _mm256_cmpeq_epi32(_mm256_and_si256(suits, h->flush), _mm256_setzero_si256())));
-    if (__builtin_expect(plain != 0xff, 0))
-        flushed_lanes(t, out, r, s, i, ~plain & 0xff, outputs);
 }
 
 #define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
@@ -576,6 +613,10 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
     h.base = _mm256_set1_epi32(t->strength_base);
     h.order = _mm256_setr_epi32(LANE_ORDER);
+    int32_t masks[8] = {0};
+    for (int suit = 0; suit < 4; suit++)
+        masks[suit] = (int32_t)((s.flush_ranks >> (t->suit_mask_shift * suit)) & t->flush_rank_mask);
+    h.table_masks = _mm256_loadu_si256((const __m256i *)masks);
     h.card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* each low dword, its high */
     /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
      * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
@@ -604,14 +645,14 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
         for (int q = 0; q < BLOCK_STEPS; q++)
             slot[q] = gather_words(t->unsuited, slot[q]);
         for (int q = 0; q < BLOCK_STEPS; q++)
-            put_step(t, out, r, s, &h, i + 8 * q, slot[q], suits[q], outputs);
+            put_step(t, out, r, &h, i + 8 * q, slot[q], suits[q], outputs);
     }
     for (; i < steps; i += 8) {
         __m256i bucket, slot, suits;
         hash_step(&h, &rules, table_cards, hands + i * width, width, &bad, &bucket, &slot,
                   &suits);
         slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
-        put_step(t, out, r, s, &h, i, gather_words(t->unsuited, slot), suits, outputs);
+        put_step(t, out, r, &h, i, gather_words(t->unsuited, slot), suits, outputs);
     }
     int passed = _mm256_testz_si256(bad, bad);
     for (; i < count; i++) {
