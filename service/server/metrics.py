@@ -34,6 +34,7 @@ from typing import Any
 
 import grpc
 
+from evaluators.kernels import kernel_isa
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.limits import remaining_seconds
@@ -198,6 +199,11 @@ class Instruments:
         self.build_info = gauge(
             "handeval_build_info", "1, labelled with the version.", ("version",)
         )
+        self.kernel_info = gauge(
+            "handeval_kernel_info",
+            "1, labelled with the instruction-set path the batch kernels take (docs/kernels.md).",
+            ("isa",),
+        )
         self.restarts = counter(
             "handeval_worker_restarts_total", "Worker processes restarted after dying."
         )
@@ -247,6 +253,7 @@ def instruments(version: str = "unknown") -> Instruments:
         # With several processes the parent reads their files; no registry needed here.
         _active = Instruments(None if os.environ.get(MULTIPROC_ENV) else REGISTRY)
         _active.build_info.labels(version).set(1)
+        _active.kernel_info.labels(kernel_isa()).set(1)
     return _active
 
 
