@@ -836,7 +836,10 @@ static PyObject *screened(PyObject *module, PyObject *args)
 #ifdef HAVE_X86_VECTORS
     if (has_ssse3 && open_rules(&check, call.rows.width, call.rows.tables,
                                 call.rows.table_width, first_refused)) {
-        int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots;
+        /* The vector path computes every byte's key as a card's: bytes from 52 up (the
+         * jokers a first_refused above 52 lets through) add nothing only in the tables. */
+        int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots
+                     && first_refused <= 52;
         Py_BEGIN_ALLOW_THREADS
         if (vector)
             passed = checked_avx2(call.tables, &call.out, &call.rows, &check);
