@@ -430,6 +430,7 @@ typedef struct {
     __m128i bucket_shift, slot_shift;                     /* 32 - bits */
     __m256i flush, base, pair_cards, card_dwords, order;
     __m256i table_masks; /* the shared table's flush rank mask of suit k in lane k */
+    __m256i suit_low, suit_high, past_first, past_second, place_of, low6; /* hash_step's */
 } Hash256;
 
 /* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
@@ -540,23 +541,43 @@ __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)
 hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
           Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
 {
-    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i one = _mm256_set1_epi32(1);
     const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
     LOAD_ROWS(p, width, a, b);
     *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
                                                  problems_256(rules, b, width, table_cards)));
     Cards256 cards = transposed(h, a, b);
-    __m256i low = h->low, high = h->high, counts = h->suits;
+    /* Suit counts in the byte domain, four cards a register: each card's nibble of its
+     * suit (suits 0-1 in ``low_suits``, 2-3 in ``high_suits``: ``suit_low``/``suit_high``
+     * by suit; 0 for a card past the width, whose index has bit 7 set), summed over the
+     * card qwords (no nibble passes 8), then widened beside the table's counts. */
+    const __m256i three8 = _mm256_set1_epi8(3);
+    __m256i first = _mm256_or_si256(_mm256_and_si256(cards.first, three8), h->past_first);
+    __m256i second = _mm256_or_si256(_mm256_and_si256(cards.second, three8), h->past_second);
+    __m256i low_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_low, first),
+                                        _mm256_shuffle_epi8(h->suit_low, second));
+    __m256i high_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_high, first),
+                                         _mm256_shuffle_epi8(h->suit_high, second));
+    low_suits = _mm256_add_epi8(low_suits, _mm256_shuffle_epi32(low_suits, 0x4E)); /* qwords */
+    high_suits = _mm256_add_epi8(high_suits, _mm256_shuffle_epi32(high_suits, 0x4E));
+    low_suits = _mm256_add_epi8(low_suits, _mm256_permute2x128_si256(low_suits, low_suits, 1));
+    high_suits = _mm256_add_epi8(high_suits, _mm256_permute2x128_si256(high_suits, high_suits, 1));
+    *suits = _mm256_add_epi32(
+        h->suits,
+        _mm256_or_si256(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(low_suits)),
+                        _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(high_suits)), 8)));
+    /* Each card's rank times 3 (its place in the rank counts), by a table on the rank
+     * (byte >> 2: the 16-bit shift's borrowed bits masked off), four cards a register. */
+    Cards256 places = {
+        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.first, 2), h->low6)),
+        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.second, 2), h->low6))};
+    __m256i low = h->low, high = h->high;
     for (Py_ssize_t j = 0; j < width; j++) {
-        __m256i card = card_of(&cards, j);
-        __m256i rank = _mm256_srli_epi32(card, 2);
-        __m256i place = _mm256_add_epi32(_mm256_add_epi32(rank, rank), rank); /* 3 rank */
+        __m256i place = card_of(&places, j);
         /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
          * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
         low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
         high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
-        counts = _mm256_add_epi32(
-            counts, _mm256_sllv_epi32(one, _mm256_slli_epi32(_mm256_and_si256(card, three), 2)));
     }
     /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
     __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
@@ -565,7 +586,6 @@ hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_
                                h->bucket_shift);
     *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
                              h->slot_shift);
-    *suits = counts;
 }
 
 /* Step ``i``'s classes (in lane order) written out, and its flushes scored again. */
@@ -626,6 +646,22 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
         pairs[2 * j + 1] = (uint8_t)(j < width ? width + j : 0x80);
     }
     h.pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
+    /* By suit, its nibble's 1 in a byte: suits 0-1 (``suit_low``) and 2-3 (``suit_high``). */
+    h.suit_low = _mm256_setr_epi8(1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                  1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    h.suit_high = _mm256_setr_epi8(0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                   0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    /* Bit 7 on the card qwords past the width (qword j of ``first`` is card j, of
+     * ``second`` card 4 + j; qwords 0-1 in the low 128 bits, 2-3 in the high). */
+    int8_t past[2][32];
+    for (int half = 0; half < 2; half++)
+        for (int byte = 0; byte < 32; byte++)
+            past[half][byte] = (int8_t)(4 * half + byte / 8 >= width ? 0x80 : 0);
+    h.past_first = _mm256_loadu_si256((const __m256i *)past[0]);
+    h.past_second = _mm256_loadu_si256((const __m256i *)past[1]);
+    h.place_of = _mm256_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45,
+                                  0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    h.low6 = _mm256_set1_epi8(0x3f);
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
     /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
