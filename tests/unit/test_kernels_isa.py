@@ -104,7 +104,9 @@ def test_flush_dense_hands(isa: str, size: int) -> None:
     # Two suits' worth of ids, then one suit alone: flushes in most steps, several at once.
     assert_reference(random_deals(50_000, size, seed=size, deck=26))
     suited = np.arange(0, 52, 4, dtype=np.uint8) + np.uint8(size % 4)
-    assert_reference(np.ascontiguousarray(suited[random_deals(20_000, size, seed=20 + size, deck=13)]))
+    assert_reference(
+        np.ascontiguousarray(suited[random_deals(20_000, size, seed=20 + size, deck=13)])
+    )
 
 
 @pytest.mark.parametrize(("hole", "board"), [(2, 5), (2, 3), (1, 4), (3, 4), (5, 0), (4, 3)])
