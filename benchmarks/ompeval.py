@@ -19,7 +19,9 @@ from round to round).
 Every report names the CPU (``cpu_line``: model, family and model numbers, the vector
 extensions it has) and the instruction-set path our kernels took; ``--isa NAME [NAME ...]``
 (names from ``evaluators.kernels._poker.isas()``, docs/kernels.md) times our path forced to
-each in the same rounds, the first reported as ours, the others beside it.
+each in the same rounds, the first reported as ours, the others beside it; each path also
+scores as many seeded 5-card hands (validated, from bytes) in each round, reported against
+OMPEval's 7-card rate of the same round.
 
 ``--against DIR [DIR ...]`` times other checkouts' validated batch path in the same rounds
 (a process of each tree per round, ``PYTHONPATH`` set to it, its compiled kernels built in
@@ -55,6 +57,9 @@ ENV = "OMPEVAL_DIR"
 DRIVER = Path(__file__).with_name("ompeval_rand1.cpp")
 COMPILE = ("g++", "-O3", "-msse4.2", "-std=c++11")
 NAME = "OMPEval Rand1 (C++, one thread)"
+FIVE = "5-card hands, path "
+"""The name of the rounds' 5-card rates (the same count of seeded 5-card hands, validated,
+from bytes, on each path), compared with OMPEval's 7-card rate in the same rounds."""
 PASSES = 3
 """Each side's rate in a round is the median of this many passes over the hands in a row,
 so that neither is timed with caches another process just emptied."""
@@ -219,14 +224,15 @@ def compare(
     packed = hands.tobytes()
     options = Options()
 
+    five = named_deal("poker-5", "", Game.POKER_HIGH, count, 5, 0).hands.tobytes()
     paths = list(isas) or [kernel_isa()]
 
-    def ours(path: str) -> Rates:
+    def ours(path: str, hands: bytes = packed, size: int = 7) -> Rates:
         _poker.set_isa(path)
         walls, cpus = [], []
         for _ in range(PASSES):
             started, cpu = time.perf_counter(), time.thread_time()
-            batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, options, count)
+            batch.evaluate_batch(Game.POKER_HIGH, hands, size, b"", 0, options, count)
             walls.append(count / (time.perf_counter() - started))
             cpus.append(count / max(time.thread_time() - cpu, 1e-9))
         return statistics.median(walls), statistics.median(cpus)
@@ -259,11 +265,14 @@ def compare(
         measured = []
         others: list[list[Rates]] = [[] for _ in against]
         beside: list[list[Rates]] = [[] for _ in paths[1:]]
+        fives: list[list[Rates]] = [[] for _ in paths]
         for number in range(rounds):
             progress(f"ompeval: round {number + 1} of {rounds}")
             measured.append((ours(paths[0]), theirs()))
             for path, rates in zip(paths[1:], beside, strict=True):
                 rates.append(ours(path))
+            for path, rates in zip(paths, fives, strict=True):
+                rates.append(ours(path, five, 5))
             for tree, rates in zip(against, others, strict=True):
                 rates.append(other_tree(tree.resolve(), folder / "hands"))
         _poker.set_isa(paths[0])
@@ -271,6 +280,7 @@ def compare(
         count,
         tuple(measured),
         tuple((f"isa:{path}", tuple(rates)) for path, rates in zip(paths[1:], beside, strict=True))
+        + tuple((f"{FIVE}{path}", tuple(rates)) for path, rates in zip(paths, fives, strict=True))
         + tuple((str(tree), tuple(rates)) for tree, rates in zip(against, others, strict=True)),
         paths[0],
     )
@@ -319,6 +329,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for number, (tree, rates) in enumerate(result.against):
         wall, cpu = result.ratio_of(number)
+        if tree.startswith(FIVE):
+            print(
+                f"{tree}: {statistics.median(r[0] for r in rates) / 1e6:.1f}M hands/s "
+                f"({statistics.median(r[1] for r in rates) / 1e6:.1f}M per CPU-second): over "
+                f"OMPEval's 7-card rate {wall:.2f}x by wall time, {cpu:.2f}x by CPU time"
+            )
+            continue
         print(
             f"{tree}: {statistics.median(r[0] for r in rates) / 1e6:.1f}M hands/s "
             f"({statistics.median(r[1] for r in rates) / 1e6:.1f}M per CPU-second): "

@@ -20,6 +20,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_card_rules.h"
 #include "_poker_tables.h"
 
@@ -31,20 +32,6 @@ static void tables_free(PyObject *capsule)
     for (int k = 0; k < 5; k++)
         PyBuffer_Release(&t->views[k]);
     PyMem_Free(t);
-}
-
-static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t entries,
-                     const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->itemsize != itemsize || view->len != itemsize * entries) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", what, entries,
-                     itemsize);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
 }
 
 /* Whether the tables' key layout is the one the vector kernels compute from the card
@@ -721,19 +708,6 @@ checked_avx2(const Tables *given, const Out *outs, const Rows *r, const RowCheck
 }
 #endif
 
-static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->ndim != 2 || view->itemsize != 1 || view->shape[1] > 64) {
-        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8, rows of at most 64",
-                     what);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 #define ANY_WIDTH 0 /* get_out: cells of 2 or 4 bytes */
 
 static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t count,
@@ -759,13 +733,6 @@ static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize
     return 0;
 }
 
-static void release(Py_buffer *views, int count)
-{
-    for (int k = 0; k < count; k++)
-        if (views[k].obj != NULL)
-            PyBuffer_Release(&views[k]);
-}
-
 /* A call's buffers (hands, table rows, strength, classes, dots) and what they hold. */
 typedef struct {
     Py_buffer views[5];
@@ -782,26 +749,26 @@ static int open_call(Call *call, PyObject *capsule, PyObject *hands, PyObject *t
     call->tables = PyCapsule_GetPointer(capsule, CAPSULE);
     if (call->tables == NULL)
         return -1;
-    if (get_rows(hands, &views[0], "hands") < 0)
+    if (get_rows(hands, &views[0], 64, "hands") < 0)
         return -1;
-    if (get_rows(table_rows, &views[1], "table_rows") < 0) {
-        release(views, 1);
+    if (get_rows(table_rows, &views[1], 64, "table_rows") < 0) {
+        release_all(views, 1);
         return -1;
     }
     Py_ssize_t count = views[0].shape[0], table_count = views[1].shape[0];
     /* The strength's cells say which outputs these are: 2 bytes narrow, 4 wide. */
     if (get_out(strength, &views[2], ANY_WIDTH, count, "strength") < 0) {
-        release(views, 2);
+        release_all(views, 2);
         return -1;
     }
     int wide = views[2].itemsize == 4;
     if (get_out(classes, &views[3], wide ? 4 : 2, count, "classes") < 0
         || get_out(dots, &views[4], wide ? 4 : 8, count, "dots") < 0) {
-        release(views, 5);
+        release_all(views, 5);
         return -1;
     }
     if (strength == Py_None || (table_count != 1 && table_count != count)) {
-        release(views, 5);
+        release_all(views, 5);
         PyErr_SetString(PyExc_ValueError, "strength is required; table_rows: 1 row or N");
         return -1;
     }
@@ -835,7 +802,7 @@ static PyObject *evaluate(PyObject *module, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     score(call.tables, &call.out, &call.rows);
     Py_END_ALLOW_THREADS
-    release(call.views, 5);
+    release_all(call.views, 5);
     Py_RETURN_NONE;
 }
 
@@ -863,7 +830,7 @@ static PyObject *screened(PyObject *module, PyObject *args)
     if (open_call(&call, capsule, hands, table_row, strength, classes, dots) < 0)
         return NULL;
     if (call.rows.table_step) {
-        release(call.views, 5);
+        release_all(call.views, 5);
         PyErr_SetString(PyExc_ValueError, "table_row must be one row");
         return NULL;
     }
@@ -887,7 +854,7 @@ static PyObject *screened(PyObject *module, PyObject *args)
 #else
     (void)check;
 #endif
-    release(call.views, 5);
+    release_all(call.views, 5);
     return PyBool_FromLong(passed);
 }
 
@@ -956,10 +923,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    "evaluators.kernels._poker",
-    "Poker hands in a batch (evaluators/poker.py's lookups), GIL released.",
-    -1,
-    methods,
+    .m_name = "evaluators.kernels._poker",
+    .m_doc = "Poker hands in a batch (evaluators/poker.py's lookups), GIL released.",
+    .m_size = 0,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__poker(void)
@@ -972,5 +939,5 @@ PyMODINIT_FUNC PyInit__poker(void)
 #endif
     for (isa = 0; !isa_runs[isa]; isa++)
         ; /* the fastest this CPU runs: ISA_SCALAR always does */
-    return PyModule_Create(&module);
+    return PyModuleDef_Init(&module);
 }

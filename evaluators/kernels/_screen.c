@@ -23,6 +23,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
 #include "_card_rules.h"
 
 enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
@@ -312,30 +313,6 @@ static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count
     return PASSED;
 }
 
-static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->ndim != 2 || view->itemsize != 1) {
-        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8", what);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t entries, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->len != entries * (Py_ssize_t)sizeof(uint64_t)) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd uint64", what, entries);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(screen_doc,
 "screen(hands, tables, bits, rank_bits, refused, padding, hand_min, hand_max,\n"
 "       table_min, table_max, cards_min, cards_max, distinct_table_ranks) -> int\n\n"
@@ -358,18 +335,18 @@ static PyObject *screen(PyObject *module, PyObject *args)
     rules.refused = refused;
     rules.padding = padding;
     Py_buffer hands, tables, bits, rank_bits;
-    if (get_rows(hands_obj, &hands, "hands") < 0)
+    if (get_rows(hands_obj, &hands, PY_SSIZE_T_MAX, "hands") < 0)
         return NULL;
-    if (get_rows(tables_obj, &tables, "tables") < 0) {
+    if (get_rows(tables_obj, &tables, PY_SSIZE_T_MAX, "tables") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
-    if (get_table(bits_obj, &bits, 256, "bits") < 0) {
+    if (get_table(bits_obj, &bits, 8, 256, "bits") < 0) {
         PyBuffer_Release(&hands);
         PyBuffer_Release(&tables);
         return NULL;
     }
-    if (get_table(rank_bits_obj, &rank_bits, 256, "rank_bits") < 0) {
+    if (get_table(rank_bits_obj, &rank_bits, 8, 256, "rank_bits") < 0) {
         PyBuffer_Release(&hands);
         PyBuffer_Release(&tables);
         PyBuffer_Release(&bits);
@@ -420,12 +397,28 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The verdict's flags as module constants. */
+static int add_flags(PyObject *created)
+{
+    if (PyModule_AddIntConstant(created, "PASSED", PASSED) < 0
+        || PyModule_AddIntConstant(created, "HANDS_FULL", HANDS_FULL) < 0
+        || PyModule_AddIntConstant(created, "TABLES_FULL", TABLES_FULL) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, add_flags},
+    {0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    "evaluators.kernels._screen",
-    "The batch screen (evaluators/batch.py's check, yes or no), GIL released.",
-    -1,
-    methods,
+    .m_name = "evaluators.kernels._screen",
+    .m_doc = "The batch screen (evaluators/batch.py's check, yes or no), GIL released.",
+    .m_size = 0,
+    .m_methods = methods,
+    .m_slots = slots,
 };
 
 PyMODINIT_FUNC PyInit__screen(void)
@@ -435,14 +428,5 @@ PyMODINIT_FUNC PyInit__screen(void)
     has_ssse3 = __builtin_cpu_supports("ssse3");
     has_avx2 = __builtin_cpu_supports("avx2");
 #endif
-    PyObject *created = PyModule_Create(&module);
-    if (created == NULL)
-        return NULL;
-    if (PyModule_AddIntConstant(created, "PASSED", PASSED) < 0
-        || PyModule_AddIntConstant(created, "HANDS_FULL", HANDS_FULL) < 0
-        || PyModule_AddIntConstant(created, "TABLES_FULL", TABLES_FULL) < 0) {
-        Py_DECREF(created);
-        return NULL;
-    }
-    return created;
+    return PyModuleDef_Init(&module);
 }
