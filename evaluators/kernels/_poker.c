@@ -13,7 +13,13 @@
  * card rules checked in the same pass over the bytes (``checked_rows``): the batch path's
  * one read of a request's hands where the game allows it (``batch.evaluate_batch``).
  * Rows go four at a time (``score_four``), and the loops are compiled again for BMI2 and
- * chosen at run time, as _screen.c chooses its vector loops.
+ * chosen at run time, as _screen.c chooses its vector loops. The card rules are
+ * _card_rules.h's, as the batch screen's are.
+ *
+ * The instruction-set paths (docs/kernels.md): ``screened`` takes the AVX2 loop
+ * (``avx2_rows``: eight rows a step) where the CPU has AVX2 and BMI2, unless ``set_isa``
+ * (``HANDEVAL_KERNEL_ISA``, read by evaluators/kernels/__init__.py) forced "scalar"; the
+ * path is one per process, ``isa`` says which.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -326,14 +332,11 @@ static void score(const Tables *t, const Out *out, const Rows *r)
 }
 
 #ifdef HAVE_X86_VECTORS
-/* ``score_rows`` for full rows on a shared table with the rules checked in the same pass,
- * as _screen.c's ``vector_rows`` checks them: two rows to a 16-byte load, a byte above
- * ``first_refused`` - 1 refused (a saturated subtraction leaves it nonzero), and a card
- * repeated exactly when some byte equals the one k places further round its row for some
- * k up to width / 2 (each pair of places is k or width - k apart) or a table card; the
- * problems OR-ed into one register, tested at the end. The vector work hides beside the
- * lookups' (in a C harness, 3.9 ns a 7-card hand against 5.0 for the screen then the
- * kernel). 0 when any row fails. */
+/* ``score_rows`` for full rows on a shared table with the rules checked in the same pass
+ * (_card_rules.h's ``problems_128``, the batch screen's rules: a byte refused, a card
+ * repeated in its row, a table card), two rows to a 16-byte load, the problems OR-ed into
+ * one register and tested at the end. The vector work hides beside the lookups'. 0 when
+ * any row fails. */
 __attribute__((target("ssse3"))) static inline __attribute__((always_inline)) int
 checked_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
              Py_ssize_t width, int outputs)
