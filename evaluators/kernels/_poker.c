@@ -578,14 +578,11 @@ hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_
                              h->slot_shift);
 }
 
-/* Step ``i``'s classes (in lane order) written out, and its flushes scored again. */
+/* Step ``i``'s classes (in lane order) written out; its flushes are scored again later
+ * (``flushed_steps``). */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
-put_step(const Tables *t, const Out *out, const Rows *r, const Hash256 *h, Py_ssize_t i,
-         __m256i classes, __m256i suits, int outputs)
+put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int outputs)
 {
-    __m256i flush = _mm256_and_si256(suits, h->flush);
-    if (__builtin_expect(!_mm256_testz_si256(flush, flush), 0))
-        classes = flush_classes(h, t->flushes, r->hands + i * r->width, r->width, flush, classes);
     classes = _mm256_permutevar8x32_epi32(classes, h->order); /* back to row order */
     __m256i strength = _mm256_sub_epi32(h->base, classes);
     if (outputs & WIDE) {
@@ -601,6 +598,34 @@ put_step(const Tables *t, const Out *out, const Rows *r, const Hash256 *h, Py_ss
 }
 
 #define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
+#define FLUSH_STEPS 256 /* steps with a flush noted before they are scored again */
+
+/* The steps starting at ``at[0..count)`` that hold a flush, their flushed rows scored
+ * again from the flush table over what the step wrote. Apart from the hot loop, which
+ * only notes them (branch-free), so that a flush, in a fifth of 7-card steps, costs no
+ * mispredicted branch there. */
+__attribute__((target("avx2,bmi2"))) static __attribute__((noinline)) void
+flushed_steps(const Tables *t, const Out *out, const Rows *r, const Hash256 *h,
+              const Rules256 *rules, int table_cards, const Py_ssize_t *at, int count,
+              int outputs)
+{
+    static const int lane_row[8] = {LANE_ORDER};
+    for (int n = 0; n < count; n++) {
+        const uint8_t *p = r->hands + at[n] * r->width;
+        __m256i ignored = _mm256_setzero_si256(), bucket, slot, suits;
+        hash_step(h, rules, table_cards, p, r->width, &ignored, &bucket, &slot, &suits);
+        __m256i flush = _mm256_and_si256(suits, h->flush);
+        uint32_t classes[8];
+        _mm256_storeu_si256((__m256i *)classes, flush_classes(h, t->flushes, p, r->width, flush,
+                                                              _mm256_setzero_si256()));
+        int lanes = _mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpgt_epi32(flush, _mm256_setzero_si256())));
+        for (; lanes; lanes &= lanes - 1) {
+            int k = __builtin_ctz(lanes);
+            put(t, out, at[n] + lane_row[k], 0, (uint16_t)classes[k], outputs);
+        }
+    }
+}
 
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
 avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
@@ -661,6 +686,8 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     __m256i bad = _mm256_setzero_si256();
     /* A block's steps hashed, then all their displacement reads, then all their class
      * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
+    Py_ssize_t flush_at[FLUSH_STEPS];
+    int flushes = 0;
     for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
         __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
         for (int q = 0; q < BLOCK_STEPS; q++)
@@ -670,16 +697,28 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
             slot[q] = _mm256_xor_si256(slot[q], gather_bytes(t->displacements, bucket[q]));
         for (int q = 0; q < BLOCK_STEPS; q++)
             slot[q] = gather_words(t->unsuited, slot[q]);
-        for (int q = 0; q < BLOCK_STEPS; q++)
-            put_step(t, out, r, &h, i + 8 * q, slot[q], suits[q], outputs);
+        for (int q = 0; q < BLOCK_STEPS; q++) {
+            put_step(out, &h, i + 8 * q, slot[q], outputs);
+            __m256i flush = _mm256_and_si256(suits[q], h.flush);
+            flush_at[flushes] = i + 8 * q;                /* noted, kept only if ... */
+            flushes += !_mm256_testz_si256(flush, flush); /* ... the step has a flush */
+        }
+        if (flushes > FLUSH_STEPS - BLOCK_STEPS) {
+            flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
+            flushes = 0;
+        }
     }
     for (; i < steps; i += 8) {
         __m256i bucket, slot, suits;
         hash_step(&h, &rules, table_cards, hands + i * width, width, &bad, &bucket, &slot,
                   &suits);
         slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
-        put_step(t, out, r, &h, i, gather_words(t->unsuited, slot), suits, outputs);
+        put_step(out, &h, i, gather_words(t->unsuited, slot), outputs);
+        __m256i flush = _mm256_and_si256(suits, h.flush);
+        flush_at[flushes] = i;
+        flushes += !_mm256_testz_si256(flush, flush);
     }
+    flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
     int passed = _mm256_testz_si256(bad, bad);
     for (; i < count; i++) {
         passed &= row_passes(c, hands + i * width, width);
