@@ -34,7 +34,6 @@ from typing import Any
 
 import grpc
 
-from evaluators.kernels import kernel_isa
 from service.gen.handeval.v1 import handeval_pb2 as pb
 from service.server.handlers import SERVICE, WrappingInterceptor, behavior_of, rewrap
 from service.server.limits import remaining_seconds
@@ -249,6 +248,8 @@ def instruments(version: str = "unknown") -> Instruments:
     global _active
     if _active is None:
         from prometheus_client import REGISTRY
+
+        from evaluators.kernels import kernel_isa
 
         # With several processes the parent reads their files; no registry needed here.
         _active = Instruments(None if os.environ.get(MULTIPROC_ENV) else REGISTRY)
