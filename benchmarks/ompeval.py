@@ -16,6 +16,13 @@ measured moments apart, by wall time and by the scoring thread's CPU time (which
 processes on a shared machine disturb far less: under load the wall-time ratio swings
 from round to round).
 
+Every report names the CPU (``cpu_line``: model, family and model numbers, the vector
+extensions it has) and the instruction-set path our kernels took; ``--isa NAME [NAME ...]``
+(names from ``evaluators.kernels._poker.isas()``, docs/kernels.md) times our path forced to
+each in the same rounds, the first reported as ours, the others beside it; each path also
+scores as many seeded 5-card hands (validated, from bytes) in each round, reported against
+OMPEval's 7-card rate of the same round.
+
 ``--against DIR [DIR ...]`` times other checkouts' validated batch path in the same rounds
 (a process of each tree per round, ``PYTHONPATH`` set to it, its compiled kernels built in
 place; the same hands, a warm-up call, then ``PASSES`` passes), for a before and after
@@ -43,15 +50,43 @@ import numpy.typing as npt
 from benchmarks.hands import named_deal
 from evaluators import batch
 from evaluators.inputs import Game, Options
+from evaluators.kernels import _poker, kernel_isa
 from service.allocator import retain_freed_memory
 
 ENV = "OMPEVAL_DIR"
 DRIVER = Path(__file__).with_name("ompeval_rand1.cpp")
 COMPILE = ("g++", "-O3", "-msse4.2", "-std=c++11")
 NAME = "OMPEval Rand1 (C++, one thread)"
+FIVE = "5-card hands, path "
+"""The name of the rounds' 5-card rates (the same count of seeded 5-card hands, validated,
+from bytes, on each path), compared with OMPEval's 7-card rate in the same rounds."""
 PASSES = 3
 """Each side's rate in a round is the median of this many passes over the hands in a row,
 so that neither is timed with caches another process just emptied."""
+
+
+VECTOR_FLAGS = ("sse4_2", "avx2", "bmi2", "avx512f", "avx512bw", "avx512vl")
+
+
+def cpu_line() -> str:
+    """The CPU every figure was measured on: its model name, family and model numbers and
+    which of ``VECTOR_FLAGS`` it has (from /proc/cpuinfo; "unknown" elsewhere)."""
+    fields: dict[str, str] = {}
+    try:
+        with open("/proc/cpuinfo") as info:
+            for line in info:
+                key, _, value = line.partition(":")
+                if not line.strip():
+                    break
+                fields.setdefault(key.strip(), value.strip())
+    except OSError:
+        return "CPU unknown"
+    flags = set(fields.get("flags", "").split())
+    return (
+        f"CPU {fields.get('model name', 'unknown')} (family {fields.get('cpu family', '?')} "
+        f"model {fields.get('model', '?')}; "
+        f"{' '.join(flag for flag in VECTOR_FLAGS if flag in flags) or 'no vector flags'})"
+    )
 
 
 class OmpevalUnavailable(Exception):
@@ -123,6 +158,8 @@ class Comparison:
     hands: int
     rounds: tuple[tuple[Rates, Rates], ...]
     against: tuple[tuple[str, tuple[Rates, ...]], ...] = ()
+    isa: str = ""
+    """The path our rounds took."""
 
     @property
     def ratio(self) -> float:
@@ -176,19 +213,26 @@ def compare(
     rounds: int,
     progress: Callable[[str], None] = print,
     against: Sequence[Path] = (),
+    isas: Sequence[str] = (),
 ) -> Comparison:
     """OMPEval and our validated batch path on the same ``count`` seeded 7-card hands,
-    ``rounds`` interleaved rounds (and each ``against`` tree's in the same rounds); raises
-    OmpevalUnavailable, or RuntimeError if the two disagree on the order of any hand."""
+    ``rounds`` interleaved rounds (and each ``against`` tree's in the same rounds); with
+    ``isas``, ours on the first path, each other path beside it as an ``against`` entry
+    named ``isa:NAME``. Raises OmpevalUnavailable, or RuntimeError if the two disagree on
+    the order of any hand."""
     hands = named_deal("poker-7", "", Game.POKER_HIGH, count, 7, 0).hands
     packed = hands.tobytes()
     options = Options()
 
-    def ours() -> Rates:
+    five = named_deal("poker-5", "", Game.POKER_HIGH, count, 5, 0).hands.tobytes()
+    paths = list(isas) or [kernel_isa()]
+
+    def ours(path: str, hands: bytes = packed, size: int = 7) -> Rates:
+        _poker.set_isa(path)
         walls, cpus = [], []
         for _ in range(PASSES):
             started, cpu = time.perf_counter(), time.thread_time()
-            batch.evaluate_batch(Game.POKER_HIGH, packed, 7, b"", 0, options, count)
+            batch.evaluate_batch(Game.POKER_HIGH, hands, size, b"", 0, options, count)
             walls.append(count / (time.perf_counter() - started))
             cpus.append(count / max(time.thread_time() - cpu, 1e-9))
         return statistics.median(walls), statistics.median(cpus)
@@ -220,15 +264,25 @@ def compare(
             raise RuntimeError("OMPEval and handeval order these hands differently")
         measured = []
         others: list[list[Rates]] = [[] for _ in against]
+        beside: list[list[Rates]] = [[] for _ in paths[1:]]
+        fives: list[list[Rates]] = [[] for _ in paths]
         for number in range(rounds):
             progress(f"ompeval: round {number + 1} of {rounds}")
-            measured.append((ours(), theirs()))
+            measured.append((ours(paths[0]), theirs()))
+            for path, rates in zip(paths[1:], beside, strict=True):
+                rates.append(ours(path))
+            for path, rates in zip(paths, fives, strict=True):
+                rates.append(ours(path, five, 5))
             for tree, rates in zip(against, others, strict=True):
                 rates.append(other_tree(tree.resolve(), folder / "hands"))
+        _poker.set_isa(paths[0])
     return Comparison(
         count,
         tuple(measured),
-        tuple((str(tree), tuple(rates)) for tree, rates in zip(against, others, strict=True)),
+        tuple((f"isa:{path}", tuple(rates)) for path, rates in zip(paths[1:], beside, strict=True))
+        + tuple((f"{FIVE}{path}", tuple(rates)) for path, rates in zip(paths, fives, strict=True))
+        + tuple((str(tree), tuple(rates)) for tree, rates in zip(against, others, strict=True)),
+        paths[0],
     )
 
 
@@ -242,10 +296,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--against", type=Path, nargs="*", default=[], help="other checkouts, timed alike"
     )
+    parser.add_argument(
+        "--isa", nargs="*", default=[], choices=_poker.isas(),
+        help="kernel paths to time, the first as ours (default: the one chosen)",
+    )  # fmt: skip
     args = parser.parse_args(argv)
     retain_freed_memory()
+    print(f"{cpu_line()}; kernel path {kernel_isa()} (of {', '.join(_poker.isas())})")
     try:
-        result = compare(checkout(args.ompeval_dir), args.hands, args.rounds, against=args.against)
+        result = compare(
+            checkout(args.ompeval_dir), args.hands, args.rounds, against=args.against,
+            isas=args.isa,
+        )  # fmt: skip
     except OmpevalUnavailable as why:
         print(f"{NAME}: skipped: {why}")
         return 0
@@ -259,13 +321,21 @@ def main(argv: list[str] | None = None) -> int:
         )
     ours, theirs = result.median(0), result.median(1)
     print(
-        f"ours (validated, from bytes) {ours[0] / 1e6:.1f}M hands/s ({ours[1] / 1e6:.1f}M per "
+        f"ours ({result.isa} path, validated, from bytes) {ours[0] / 1e6:.1f}M hands/s "
+        f"({ours[1] / 1e6:.1f}M per "
         f"CPU-second), {NAME} {theirs[0] / 1e6:.1f}M ({theirs[1] / 1e6:.1f}M): ours/OMPEval "
         f"{result.ratio:.2f}x by wall time, {result.cpu_ratio:.2f}x by CPU time (medians of "
         "per-round ratios)"
     )
     for number, (tree, rates) in enumerate(result.against):
         wall, cpu = result.ratio_of(number)
+        if tree.startswith(FIVE):
+            print(
+                f"{tree}: {statistics.median(r[0] for r in rates) / 1e6:.1f}M hands/s "
+                f"({statistics.median(r[1] for r in rates) / 1e6:.1f}M per CPU-second): over "
+                f"OMPEval's 7-card rate {wall:.2f}x by wall time, {cpu:.2f}x by CPU time"
+            )
+            continue
         print(
             f"{tree}: {statistics.median(r[0] for r in rates) / 1e6:.1f}M hands/s "
             f"({statistics.median(r[1] for r in rates) / 1e6:.1f}M per CPU-second): "

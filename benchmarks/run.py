@@ -36,6 +36,7 @@ from evaluators import batch, poker
 from evaluators.cards import card_text
 from evaluators.game_rules import BatchEvaluator
 from evaluators.inputs import Game, HandRequest, Options
+from evaluators.kernels import kernel_isa
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from evaluators.scoring import evaluate
@@ -450,6 +451,8 @@ def machine() -> dict[str, Any]:
 
     return {
         "cpu": model,
+        "cpu_line": ompeval.cpu_line(),
+        "kernel_isa": kernel_isa(),
         "cores": os.cpu_count(),
         "python": platform.python_version(),
         "numpy": np.__version__,
@@ -680,7 +683,8 @@ def report(
     rows: Sequence[Row], goals: Sequence[Target], info: dict[str, Any], skipped: dict[str, str]
 ) -> str:
     lines = [
-        f"machine: {info['cpu']}, {info['cores']} cores, Python {info['python']}, "
+        f"machine: {info['cpu_line']}, kernel path {info['kernel_isa']}, "
+        f"{info['cores']} cores, Python {info['python']}, "
         f"numpy {info['numpy']}, grpcio {info['grpcio']}, load average at start "
         f"{info['load_average']}, freed memory kept: {info['retain_freed_memory']}"
         + (f", {info['openblas_env']}" if info["openblas_env"] else ""),

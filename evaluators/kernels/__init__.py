@@ -7,9 +7,19 @@ reference the tests hold every kernel to, exactly.
 
 A build without the compiled modules fails on this package's import, naming the fix;
 nothing falls back to numpy silently.
+
+Instruction-set paths (docs/kernels.md): the poker kernel scores eight hands a step in
+AVX2 registers where the CPU has AVX2 and BMI2, else one hand at a time ("scalar"); the
+choice is made at run time, once per process, and ``HANDEVAL_KERNEL_ISA`` (``ISA_VARIABLE``)
+forces one (a path this CPU or build does not run is a ValueError at import, naming the
+variable). ``kernel_isa()`` says which path is in use: the server logs it and labels a
+metric with it.
 """
 
 from __future__ import annotations
+
+import os
+from collections.abc import Mapping
 
 try:
     from evaluators.kernels import _deal, _not_poker, _odds, _points, _poker, _screen, _tonk
@@ -20,4 +30,40 @@ except ImportError as missing:  # pragma: no cover - only a broken install gets 
         "(Debian: apt-get install gcc python3-dev)"
     ) from missing
 
-__all__ = ["_deal", "_not_poker", "_odds", "_points", "_poker", "_screen", "_tonk"]
+ISA_VARIABLE = "HANDEVAL_KERNEL_ISA"
+
+
+def choose_isa(environ: Mapping[str, str] = os.environ) -> str:
+    """Take the path ``environ[ISA_VARIABLE]`` names (unset or empty: the fastest this CPU
+    runs, already chosen); the path in use. ValueError, naming the variable and the paths
+    this CPU runs, for any other name."""
+    wanted = environ.get(ISA_VARIABLE, "").strip().lower()
+    if wanted:
+        try:
+            _poker.set_isa(wanted)
+        except ValueError:
+            raise ValueError(
+                f"{ISA_VARIABLE}={wanted!r}: this CPU and build run {', '.join(_poker.isas())}"
+            ) from None
+    return _poker.isa()
+
+
+def kernel_isa() -> str:
+    """The instruction-set path the batch kernels take in this process."""
+    return _poker.isa()
+
+
+choose_isa()
+
+__all__ = [
+    "ISA_VARIABLE",
+    "_deal",
+    "_not_poker",
+    "_odds",
+    "_points",
+    "_poker",
+    "_screen",
+    "_tonk",
+    "choose_isa",
+    "kernel_isa",
+]

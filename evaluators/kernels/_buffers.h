@@ -1,4 +1,5 @@
-/* What the game kernels (_points.c, _not_poker.c, _tonk.c) share: reading their arguments.
+/* What every kernel shares: reading its arguments (_points.c, _not_poker.c, _tonk.c,
+ * _odds.c, _poker.c, _screen.c).
  *
  * Every table and matrix reaches a kernel as a C-contiguous buffer ("y*" or "w*" of
  * PyArg_ParseTuple) whose item type the calling Python module fixes; a kernel checks
@@ -49,6 +50,44 @@ table_rows(const Py_buffer *view, Py_ssize_t width, Py_ssize_t hands)
         return -1;
     }
     return tables;
+}
+
+/* A batch's rows from any C-contiguous buffer object: a 2-d uint8 matrix of at most
+ * `max_width` columns; 0, or -1 with ValueError (and nothing held). */
+static inline int
+get_rows(PyObject *obj, Py_buffer *view, Py_ssize_t max_width, const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->ndim != 2 || view->itemsize != 1 || view->shape[1] > max_width) {
+        if (max_width == PY_SSIZE_T_MAX)
+            PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8", what);
+        else
+            PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8, rows of at most %zd",
+                         what, max_width);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+/* A lookup table from any C-contiguous buffer object: exactly `entries` items of
+ * `itemsize` bytes; 0, or -1 with ValueError (and nothing held). */
+static inline int
+get_table(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t entries,
+          const char *what)
+{
+    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
+        return -1;
+    if (view->itemsize != itemsize || view->len != itemsize * entries) {
+        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", what, entries,
+                     itemsize);
+        PyBuffer_Release(view);
+        view->obj = NULL;
+        return -1;
+    }
+    return 0;
 }
 
 /* Releases every buffer of `views` that PyArg_ParseTuple filled (obj set). */

@@ -13,18 +13,22 @@
  * card rules checked in the same pass over the bytes (``checked_rows``): the batch path's
  * one read of a request's hands where the game allows it (``batch.evaluate_batch``).
  * Rows go four at a time (``score_four``), and the loops are compiled again for BMI2 and
- * chosen at run time, as _screen.c chooses its vector loops.
+ * chosen at run time, as _screen.c chooses its vector loops. The card rules are
+ * _card_rules.h's, as the batch screen's are.
+ *
+ * The instruction-set paths (docs/kernels.md): ``screened`` takes the AVX2 loop
+ * (``avx2_rows``: eight rows a step) where the CPU has AVX2 and BMI2, unless ``set_isa``
+ * (``HANDEVAL_KERNEL_ISA``, read by evaluators/kernels/__init__.py) forced "scalar"; the
+ * path is one per process, ``isa`` says which.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
 
+#include "_buffers.h"
+#include "_card_rules.h"
 #include "_poker_tables.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#endif
 
 static void tables_free(PyObject *capsule)
 {
@@ -36,18 +40,25 @@ static void tables_free(PyObject *capsule)
     PyMem_Free(t);
 }
 
-static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize_t entries,
-                     const char *what)
+/* Whether the tables' key layout is the one the vector kernels compute from the card
+ * bytes rather than read (``avx2_rows``): for each of the 52 cards, rank counts
+ * ``1 << 3 * rank`` in 39 bits and suit counts ``1 << 4 * suit`` from ``suit_shift`` (40),
+ * nothing for any other byte, a flush at bit 3 of a suit's count, hashes of at most 32
+ * bits. Another layout leaves the vector kernels unused, never wrong. */
+static int vector_layout(const Tables *t, int bucket_bits, int slot_bits)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->itemsize != itemsize || view->len != itemsize * entries) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd items of %zd bytes", what, entries,
-                     itemsize);
-        PyBuffer_Release(view);
-        return -1;
+    if (t->rank_mask != ((uint64_t)1 << 39) - 1 || t->suit_shift != 40
+        || t->flush_bits != (uint64_t)0x8888 << 40 || bucket_bits > 32 || slot_bits > 32)
+        return 0;
+    for (int card = 0; card < 256; card++) {
+        uint64_t key = t->card_keys[card] & (((uint64_t)1 << 56) - 1); /* dots apart */
+        uint64_t expected = card < 52 ? ((uint64_t)1 << 3 * (card >> 2))
+                                            | ((uint64_t)1 << (40 + 4 * (card & 3)))
+                                      : 0;
+        if (key != expected)
+            return 0;
     }
-    return 0;
+    return 1;
 }
 
 PyDoc_STRVAR(tables_doc,
@@ -113,6 +124,7 @@ static PyObject *tables(PyObject *module, PyObject *args)
     t->strength_base = (uint16_t)strength_base;
     t->dots_shift = dots_shift;
     t->dots_mask = dots_mask;
+    t->vector_layout = vector_layout(t, bucket_bits, slot_bits);
     PyObject *capsule = PyCapsule_New(t, CAPSULE, tables_free);
     if (capsule == NULL) {
         for (int k = 0; k < 5; k++)
@@ -292,8 +304,13 @@ static void rows_plain(const Tables *t, const Out *out, const Rows *r)
     by_shape(t, out, r);
 }
 
-#if defined(__x86_64__) || defined(__i386__)
-#define HAVE_X86_VECTORS 1
+/* The instruction-set paths, the fastest first; ``isa`` is the one in use (the best this
+ * CPU runs, unless ``set_isa`` chose another). */
+enum { ISA_AVX2, ISA_SCALAR, ISA_COUNT };
+static const char *const ISA_NAMES[ISA_COUNT] = {"avx2", "scalar"};
+static int isa = ISA_SCALAR, isa_runs[ISA_COUNT] = {[ISA_SCALAR] = 1};
+
+#ifdef HAVE_X86_VECTORS
 static int has_bmi2, has_ssse3;
 
 __attribute__((target("bmi2"))) static void rows_bmi2(const Tables *t, const Out *out,
@@ -314,55 +331,19 @@ static void score(const Tables *t, const Out *out, const Rows *r)
     rows_plain(t, out, r);
 }
 
-/* ``screened``'s card rules for full rows sharing one table: every byte below
- * ``first_refused`` (at most 64), no card twice in a row, none of the table's. */
-#define MAX_CHECKED_WIDTH 8 /* two rows to a 16-byte load */
-#define MAX_TABLE_CARDS 8
-
-typedef struct {
-    uint8_t turns[MAX_CHECKED_WIDTH / 2][16]; /* byte j of two rows -> the byte k + 1
-                                                 places further round its row */
-    uint8_t lanes[16];                        /* 0xff on the bytes of the two rows */
-    uint8_t table[MAX_TABLE_CARDS];
-    int table_cards, first_refused;
-    uint64_t table_bits; /* 1 << card for the table's cards */
-} RowCheck;
-
-/* One row by those rules, a bit per card: for the last rows, which the 16-byte loads
- * would read past. */
-static inline int row_passes(const RowCheck *c, const uint8_t *row, Py_ssize_t width)
-{
-    uint64_t any = c->table_bits, sum = c->table_bits;
-    for (Py_ssize_t k = 0; k < width; k++) {
-        if (row[k] >= c->first_refused)
-            return 0;
-        any |= (uint64_t)1 << row[k];
-        sum += (uint64_t)1 << row[k];
-    }
-    return any == sum;
-}
-
 #ifdef HAVE_X86_VECTORS
-/* ``score_rows`` for full rows on a shared table with the rules checked in the same pass,
- * as _screen.c's ``vector_rows`` checks them: two rows to a 16-byte load, a byte above
- * ``first_refused`` - 1 refused (a saturated subtraction leaves it nonzero), and a card
- * repeated exactly when some byte equals the one k places further round its row for some
- * k up to width / 2 (each pair of places is k or width - k apart) or a table card; the
- * problems OR-ed into one register, tested at the end. The vector work hides beside the
- * lookups' (in a C harness, 3.9 ns a 7-card hand against 5.0 for the screen then the
- * kernel). 0 when any row fails. */
+/* ``score_rows`` for full rows on a shared table with the rules checked in the same pass
+ * (_card_rules.h's ``problems_128``, the batch screen's rules: a byte refused, a card
+ * repeated in its row, a table card), two rows to a 16-byte load, the problems OR-ed into
+ * one register and tested at the end. The vector work hides beside the lookups'. 0 when
+ * any row fails. */
 __attribute__((target("ssse3"))) static inline __attribute__((always_inline)) int
 checked_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
              Py_ssize_t width, int outputs)
 {
     Shared s = shared_part(t, r, r->table_width, 0);
-    __m128i turn[MAX_CHECKED_WIDTH / 2], table[MAX_TABLE_CARDS];
-    for (Py_ssize_t k = 0; k < width / 2; k++)
-        turn[k] = _mm_loadu_si128((const __m128i *)c->turns[k]);
-    for (int k = 0; k < c->table_cards; k++)
-        table[k] = _mm_set1_epi8((char)c->table[k]);
-    const __m128i lanes = _mm_loadu_si128((const __m128i *)c->lanes);
-    const __m128i highest = _mm_set1_epi8((char)(c->first_refused - 1));
+    Rules128 rules;
+    load_rules_128(&rules, c, width);
     const int table_cards = c->table_cards;
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
@@ -374,13 +355,7 @@ checked_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     for (; i < steps; i += 4) {
         for (Py_ssize_t half = 0; half < 4; half += 2) {
             __m128i x = _mm_loadu_si128((const __m128i *)(hands + (i + half) * width));
-            __m128i problems = _mm_subs_epu8(x, highest);
-            for (Py_ssize_t k = 0; k < width / 2; k++)
-                problems = _mm_or_si128(problems,
-                                        _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
-            for (int k = 0; k < table_cards; k++)
-                problems = _mm_or_si128(problems, _mm_cmpeq_epi8(x, table[k]));
-            bad = _mm_or_si128(bad, _mm_and_si128(problems, lanes));
+            bad = _mm_or_si128(bad, problems_128(&rules, x, width, table_cards));
         }
         score_four(t, out, r, s, i, width, r->table_width, 0, outputs);
     }
@@ -425,20 +400,355 @@ checked_bmi2(const Tables *t, const Out *out, const Rows *r, const RowCheck *c)
 {
     return checked_by_shape(t, out, r, c);
 }
-#endif
 
-static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
+/* The AVX2 path: eight rows a step, each of their cards in a 32-bit lane, the rank and
+ * suit counts summed by variable shifts, the perfect hash's two multiplies and its two
+ * lookups done for the eight at once (gathers), while the card rules run on the raw bytes
+ * (``problems_256``). The key layout it computes is the one ``vector_layout`` verified in
+ * the tables: rank counts 3 bits a rank from bit 0 (ranks 0-9 in ``low``, 10-12 in
+ * ``high`` from bit 0), suit counts a nibble a suit. A flush among the eight is scored
+ * again one hand at a time (``flushed_lanes``). */
+
+/* Lane k of a step's vectors holds row LANE_ORDER[k]: the byte transpose (``transposed``)
+ * leaves rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by
+ * the same indexes puts them back in row order (it is its own inverse). */
+#define LANE_ORDER 0, 1, 4, 5, 2, 3, 6, 7
+
+typedef struct {
+    __m256i low, high, suits; /* the shared table's share (and SUM_START's); ``low`` << 2 */
+    __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
+    __m128i bucket_shift, slot_shift;                     /* 32 - bits */
+    __m256i flush, base, pair_cards, card_dwords, order;
+    __m256i table_masks; /* the shared table's flush rank mask of suit k in lane k */
+    __m256i suit_low, suit_high, past_first, past_second, place_of, low6; /* hash_step's */
+} Hash256;
+
+/* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
+ * ``low`` | ``high`` << 32: hi32(low * m_low) + lo32(low * m_high) + lo32(high * m_low). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+top_product(__m256i low, __m256i high, __m256i m_low, __m256i m_high)
 {
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->ndim != 2 || view->itemsize != 1 || view->shape[1] > 64) {
-        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8, rows of at most 64",
-                     what);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
+    __m256i even = _mm256_mul_epu32(low, m_low);                          /* lanes 0, 2, .. */
+    __m256i odd = _mm256_mul_epu32(_mm256_srli_epi64(low, 32), m_low);    /* lanes 1, 3, .. */
+    __m256i carry = _mm256_blend_epi32(_mm256_srli_epi64(even, 32), odd, 0xAA); /* hi32s */
+    __m256i cross = _mm256_add_epi32(_mm256_mullo_epi32(low, m_high),
+                                     _mm256_mullo_epi32(high, m_low));
+    return _mm256_add_epi32(carry, cross);
 }
+
+/* A byte table's entries at ``index`` (a bucket): read as aligned dwords (never past the
+ * table's end, whose length is a multiple of 4), the byte picked by shifting. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_bytes(const uint8_t *table, __m256i index)
+{
+    const __m256i three = _mm256_set1_epi32(3);
+    __m256i word = _mm256_i32gather_epi32((const int *)table,
+                                          _mm256_andnot_si256(three, index), 1);
+    return _mm256_and_si256(
+        _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(index, three), 3)),
+        _mm256_set1_epi32(0xff));
+}
+
+/* A uint16 table's entries at ``index``, read as the dwords holding them. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+gather_words(const uint16_t *table, __m256i index)
+{
+    __m256i word = _mm256_i32gather_epi32((const int *)table, _mm256_srli_epi32(index, 1), 4);
+    return _mm256_and_si256(
+        _mm256_srlv_epi32(word, _mm256_slli_epi32(_mm256_and_si256(index, _mm256_set1_epi32(1)), 4)),
+        _mm256_set1_epi32(0xffff));
+}
+
+/* Eight rows' cards, transposed: qword j of ``first`` (cards 0-3) or ``second`` (4-7)
+ * holds card j of the eight rows, in lane order. */
+typedef struct {
+    __m256i first, second;
+} Cards256;
+
+/* The transpose of rows 0-3 (``a``) and 4-7 (``b``), two rows to each 128-bit lane: word
+ * j of a lane = card j of its two rows; interleaving a's and b's words gives dword j =
+ * card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high; pairing each low dword with its
+ * high one makes qword j card j of all eight. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) Cards256
+transposed(const Hash256 *h, __m256i a, __m256i b)
+{
+    __m256i pa = _mm256_shuffle_epi8(a, h->pair_cards), pb = _mm256_shuffle_epi8(b, h->pair_cards);
+    return (Cards256){
+        _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), h->card_dwords),
+        _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), h->card_dwords)};
+}
+
+/* Card ``j`` of the eight rows, a 32-bit lane each. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+card_of(const Cards256 *cards, Py_ssize_t j)
+{
+    __m256i half = j < 4 ? cards->first : cards->second;
+    __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1) : _mm256_castsi256_si128(half);
+    if (j & 1)
+        quarter = _mm_srli_si128(quarter, 8);
+    return _mm256_cvtepu8_epi32(quarter);
+}
+
+/* Rows 0-3 and 4-7 from ``p``, two to each 128-bit lane. */
+#define LOAD_ROWS(p, width, a, b)                                                            \
+    __m256i a = _mm256_loadu2_m128i((const __m128i *)((p) + 2 * (width)), (const __m128i *)(p)); \
+    __m256i b = _mm256_loadu2_m128i((const __m128i *)((p) + 6 * (width)),                    \
+                                    (const __m128i *)((p) + 4 * (width)))
+
+/* The classes of eight rows from ``p`` where ``flush`` (their suit counts' flush bits:
+ * one suit at most, its nibble's bit 3) is set, from the flush table; ``classes`` in the
+ * other lanes. The flush suit's rank mask: each card of that suit adds its rank bit (a
+ * card's nibble bit 3 shifted by 4 * suit equals ``flush`` exactly then), plus the
+ * shared table's mask for that suit (``table_masks``, by suit through a permute). */
+__attribute__((target("avx2"))) static __attribute__((noinline)) __m256i
+flush_classes(const Hash256 *h, const uint16_t *flushes, const uint8_t *p, Py_ssize_t width,
+              __m256i flush, __m256i classes)
+{
+    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
+    const __m256i eight = _mm256_set1_epi32(8);
+    LOAD_ROWS(p, width, a, b);
+    Cards256 cards = transposed(h, a, b);
+    /* 8 << 4 * suit: a suit counted from 0 by how many of 0x8, 0x80, 0x800 it exceeds. */
+    __m256i suit = _mm256_sub_epi32(
+        _mm256_setzero_si256(),
+        _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(flush, eight),
+                                          _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x80))),
+                         _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x800))));
+    __m256i mask = _mm256_permutevar8x32_epi32(h->table_masks, suit);
+    for (Py_ssize_t j = 0; j < width; j++) {
+        __m256i card = card_of(&cards, j);
+        __m256i own = _mm256_sllv_epi32(eight, _mm256_slli_epi32(_mm256_and_si256(card, three), 2));
+        mask = _mm256_or_si256(mask, _mm256_and_si256(_mm256_cmpeq_epi32(own, flush),
+                                                      _mm256_sllv_epi32(one, _mm256_srli_epi32(card, 2))));
+    }
+    __m256i flushed = _mm256_cmpgt_epi32(flush, _mm256_setzero_si256());
+    return _mm256_blendv_epi8(classes, gather_words(flushes, mask), flushed);
+}
+
+/* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
+ * buckets and base slots, and their suit counts. */
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
+hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
+          Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
+{
+    const __m256i one = _mm256_set1_epi32(1);
+    const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
+    LOAD_ROWS(p, width, a, b);
+    *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
+                                                 problems_256(rules, b, width, table_cards)));
+    Cards256 cards = transposed(h, a, b);
+    /* Suit counts in the byte domain, four cards a register: each card's nibble of its
+     * suit (suits 0-1 in ``low_suits``, 2-3 in ``high_suits``: ``suit_low``/``suit_high``
+     * by suit; 0 for a card past the width, whose index has bit 7 set), summed over the
+     * card qwords (no nibble passes 8), then widened beside the table's counts. */
+    const __m256i three8 = _mm256_set1_epi8(3);
+    __m256i first = _mm256_or_si256(_mm256_and_si256(cards.first, three8), h->past_first);
+    __m256i second = _mm256_or_si256(_mm256_and_si256(cards.second, three8), h->past_second);
+    __m256i low_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_low, first),
+                                        _mm256_shuffle_epi8(h->suit_low, second));
+    __m256i high_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_high, first),
+                                         _mm256_shuffle_epi8(h->suit_high, second));
+    low_suits = _mm256_add_epi8(low_suits, _mm256_shuffle_epi32(low_suits, 0x4E)); /* qwords */
+    high_suits = _mm256_add_epi8(high_suits, _mm256_shuffle_epi32(high_suits, 0x4E));
+    low_suits = _mm256_add_epi8(low_suits, _mm256_permute2x128_si256(low_suits, low_suits, 1));
+    high_suits = _mm256_add_epi8(high_suits, _mm256_permute2x128_si256(high_suits, high_suits, 1));
+    *suits = _mm256_add_epi32(
+        h->suits,
+        _mm256_or_si256(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(low_suits)),
+                        _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(high_suits)), 8)));
+    /* Each card's rank times 3 (its place in the rank counts), by a table on the rank
+     * (byte >> 2: the 16-bit shift's borrowed bits masked off), four cards a register. */
+    Cards256 places = {
+        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.first, 2), h->low6)),
+        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.second, 2), h->low6))};
+    __m256i low = h->low, high = h->high;
+    for (Py_ssize_t j = 0; j < width; j++) {
+        __m256i place = card_of(&places, j);
+        /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
+         * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
+        low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
+        high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
+    }
+    /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
+    __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
+    __m256i counts_high = _mm256_srli_epi32(high, 2);
+    *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
+                               h->bucket_shift);
+    *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
+                             h->slot_shift);
+}
+
+/* Step ``i``'s classes (in lane order) written out; its flushes are scored again later
+ * (``flushed_steps``). */
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
+put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int outputs)
+{
+    classes = _mm256_permutevar8x32_epi32(classes, h->order); /* back to row order */
+    __m256i strength = _mm256_sub_epi32(h->base, classes);
+    if (outputs & WIDE) {
+        _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
+        _mm256_storeu_si256((__m256i *)((int32_t *)out->classes + i), classes);
+    } else {
+        /* 32 -> 16 bits: the pack works per 128-bit lane, the permute joins them. */
+        __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(strength, classes), 0xD8);
+        _mm_storeu_si128((__m128i *)((uint16_t *)out->strength + i), _mm256_castsi256_si128(packed));
+        _mm_storeu_si128((__m128i *)((uint16_t *)out->classes + i),
+                         _mm256_extracti128_si256(packed, 1));
+    }
+}
+
+#define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
+#define FLUSH_STEPS 256 /* steps with a flush noted before they are scored again */
+
+/* The steps starting at ``at[0..count)`` that hold a flush, their flushed rows scored
+ * again from the flush table over what the step wrote. Apart from the hot loop, which
+ * only notes them (branch-free), so that a flush, in a fifth of 7-card steps, costs no
+ * mispredicted branch there. */
+__attribute__((target("avx2,bmi2"))) static __attribute__((noinline)) void
+flushed_steps(const Tables *t, const Out *out, const Rows *r, const Hash256 *h,
+              const Rules256 *rules, int table_cards, const Py_ssize_t *at, int count,
+              int outputs)
+{
+    static const int lane_row[8] = {LANE_ORDER};
+    for (int n = 0; n < count; n++) {
+        const uint8_t *p = r->hands + at[n] * r->width;
+        __m256i ignored = _mm256_setzero_si256(), bucket, slot, suits;
+        hash_step(h, rules, table_cards, p, r->width, &ignored, &bucket, &slot, &suits);
+        __m256i flush = _mm256_and_si256(suits, h->flush);
+        uint32_t classes[8];
+        _mm256_storeu_si256((__m256i *)classes, flush_classes(h, t->flushes, p, r->width, flush,
+                                                              _mm256_setzero_si256()));
+        int lanes = _mm256_movemask_ps(
+            _mm256_castsi256_ps(_mm256_cmpgt_epi32(flush, _mm256_setzero_si256())));
+        for (; lanes; lanes &= lanes - 1) {
+            int k = __builtin_ctz(lanes);
+            put(t, out, at[n] + lane_row[k], 0, (uint16_t)classes[k], outputs);
+        }
+    }
+}
+
+__attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
+avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
+          Py_ssize_t width, int outputs)
+{
+    Shared s = shared_part(t, r, r->table_width, 0);
+    Rules256 rules;
+    load_rules_256(&rules, c, width);
+    const int table_cards = c->table_cards;
+    Hash256 h;
+    h.low = _mm256_set1_epi32((int)((s.start & 0x3fffffff) << 2)); /* ranks 0-9, from bit 2 */
+    h.high = _mm256_set1_epi32((int)((s.start >> 30) & 0x1ff));    /* ranks 10-12 */
+    h.suits = _mm256_set1_epi32((int)((s.start >> t->suit_shift) & 0xffff));
+    h.bucket_low = _mm256_set1_epi32((int)(uint32_t)t->bucket_multiplier);
+    h.bucket_high = _mm256_set1_epi32((int)(uint32_t)(t->bucket_multiplier >> 32));
+    h.slot_low = _mm256_set1_epi32((int)(uint32_t)t->slot_multiplier);
+    h.slot_high = _mm256_set1_epi32((int)(uint32_t)(t->slot_multiplier >> 32));
+    h.bucket_shift = _mm_cvtsi32_si128(t->bucket_shift - 32);
+    h.slot_shift = _mm_cvtsi32_si128(t->slot_shift - 32);
+    h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
+    h.base = _mm256_set1_epi32(t->strength_base);
+    h.order = _mm256_setr_epi32(LANE_ORDER);
+    int32_t masks[8] = {0};
+    for (int suit = 0; suit < 4; suit++)
+        masks[suit] = (int32_t)((s.flush_ranks >> (t->suit_mask_shift * suit)) & t->flush_rank_mask);
+    h.table_masks = _mm256_loadu_si256((const __m256i *)masks);
+    h.card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* each low dword, its high */
+    /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
+     * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
+    uint8_t pairs[16];
+    for (int j = 0; j < 8; j++) {
+        pairs[2 * j] = (uint8_t)(j < width ? j : 0x80);
+        pairs[2 * j + 1] = (uint8_t)(j < width ? width + j : 0x80);
+    }
+    h.pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
+    /* By suit, its nibble's 1 in a byte: suits 0-1 (``suit_low``) and 2-3 (``suit_high``). */
+    h.suit_low = _mm256_setr_epi8(1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                  1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    h.suit_high = _mm256_setr_epi8(0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                   0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    /* Bit 7 on the card qwords past the width (qword j of ``first`` is card j, of
+     * ``second`` card 4 + j; qwords 0-1 in the low 128 bits, 2-3 in the high). */
+    int8_t past[2][32];
+    for (int half = 0; half < 2; half++)
+        for (int byte = 0; byte < 32; byte++)
+            past[half][byte] = (int8_t)(4 * half + byte / 8 >= width ? 0x80 : 0);
+    h.past_first = _mm256_loadu_si256((const __m256i *)past[0]);
+    h.past_second = _mm256_loadu_si256((const __m256i *)past[1]);
+    h.place_of = _mm256_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45,
+                                  0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
+    h.low6 = _mm256_set1_epi8(0x3f);
+    const uint8_t *hands = r->hands;
+    Py_ssize_t count = r->count, i = 0;
+    /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
+    Py_ssize_t steps = count * width < 16 + 6 * width ? 0 : (count * width - 16) / width - 6 + 1;
+    if (steps > count - 7)
+        steps = count - 7;
+    __m256i bad = _mm256_setzero_si256();
+    /* A block's steps hashed, then all their displacement reads, then all their class
+     * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
+    Py_ssize_t flush_at[FLUSH_STEPS];
+    int flushes = 0;
+    for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
+        __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            hash_step(&h, &rules, table_cards, hands + (i + 8 * q) * width, width, &bad,
+                      &bucket[q], &slot[q], &suits[q]);
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            slot[q] = _mm256_xor_si256(slot[q], gather_bytes(t->displacements, bucket[q]));
+        for (int q = 0; q < BLOCK_STEPS; q++)
+            slot[q] = gather_words(t->unsuited, slot[q]);
+        for (int q = 0; q < BLOCK_STEPS; q++) {
+            put_step(out, &h, i + 8 * q, slot[q], outputs);
+            __m256i flush = _mm256_and_si256(suits[q], h.flush);
+            flush_at[flushes] = i + 8 * q;                /* noted, kept only if ... */
+            flushes += !_mm256_testz_si256(flush, flush); /* ... the step has a flush */
+        }
+        if (flushes > FLUSH_STEPS - BLOCK_STEPS) {
+            flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
+            flushes = 0;
+        }
+    }
+    for (; i < steps; i += 8) {
+        __m256i bucket, slot, suits;
+        hash_step(&h, &rules, table_cards, hands + i * width, width, &bad, &bucket, &slot,
+                  &suits);
+        slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
+        put_step(out, &h, i, gather_words(t->unsuited, slot), outputs);
+        __m256i flush = _mm256_and_si256(suits, h.flush);
+        flush_at[flushes] = i;
+        flushes += !_mm256_testz_si256(flush, flush);
+    }
+    flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
+    int passed = _mm256_testz_si256(bad, bad);
+    for (; i < count; i++) {
+        passed &= row_passes(c, hands + i * width, width);
+        score_one(t, out, r, s, i, width, r->table_width, 0, outputs);
+    }
+    return passed;
+}
+
+/* ``avx2_rows`` with 5-7 card rows' widths constant, for strength and classes (the dots
+ * go the one-hand way); local copies as in ``by_shape``. */
+__attribute__((target("avx2,bmi2"))) static int
+checked_avx2(const Tables *given, const Out *outs, const Rows *r, const RowCheck *given_check)
+{
+    const Tables local = *given;
+    const Out o = *outs;
+    const RowCheck c = *given_check;
+    const Tables *t = &local;
+    const Out *out = &o;
+    int outputs = CLASSES | (o.wide ? WIDE : 0);
+    switch (r->width * 4 + outputs) {
+    case 5 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 5, CLASSES);
+    case 6 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 6, CLASSES);
+    case 7 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 7, CLASSES);
+    case 5 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 5, CLASSES | WIDE);
+    case 6 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 6, CLASSES | WIDE);
+    case 7 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 7, CLASSES | WIDE);
+    default: return avx2_rows(t, out, r, &c, r->width, outputs);
+    }
+}
+#endif
 
 #define ANY_WIDTH 0 /* get_out: cells of 2 or 4 bytes */
 
@@ -465,13 +775,6 @@ static int get_out(PyObject *obj, Py_buffer *view, Py_ssize_t itemsize, Py_ssize
     return 0;
 }
 
-static void release(Py_buffer *views, int count)
-{
-    for (int k = 0; k < count; k++)
-        if (views[k].obj != NULL)
-            PyBuffer_Release(&views[k]);
-}
-
 /* A call's buffers (hands, table rows, strength, classes, dots) and what they hold. */
 typedef struct {
     Py_buffer views[5];
@@ -488,26 +791,26 @@ static int open_call(Call *call, PyObject *capsule, PyObject *hands, PyObject *t
     call->tables = PyCapsule_GetPointer(capsule, CAPSULE);
     if (call->tables == NULL)
         return -1;
-    if (get_rows(hands, &views[0], "hands") < 0)
+    if (get_rows(hands, &views[0], 64, "hands") < 0)
         return -1;
-    if (get_rows(table_rows, &views[1], "table_rows") < 0) {
-        release(views, 1);
+    if (get_rows(table_rows, &views[1], 64, "table_rows") < 0) {
+        release_all(views, 1);
         return -1;
     }
     Py_ssize_t count = views[0].shape[0], table_count = views[1].shape[0];
     /* The strength's cells say which outputs these are: 2 bytes narrow, 4 wide. */
     if (get_out(strength, &views[2], ANY_WIDTH, count, "strength") < 0) {
-        release(views, 2);
+        release_all(views, 2);
         return -1;
     }
     int wide = views[2].itemsize == 4;
     if (get_out(classes, &views[3], wide ? 4 : 2, count, "classes") < 0
         || get_out(dots, &views[4], wide ? 4 : 8, count, "dots") < 0) {
-        release(views, 5);
+        release_all(views, 5);
         return -1;
     }
     if (strength == Py_None || (table_count != 1 && table_count != count)) {
-        release(views, 5);
+        release_all(views, 5);
         PyErr_SetString(PyExc_ValueError, "strength is required; table_rows: 1 row or N");
         return -1;
     }
@@ -541,41 +844,8 @@ static PyObject *evaluate(PyObject *module, PyObject *args)
     Py_BEGIN_ALLOW_THREADS
     score(call.tables, &call.out, &call.rows);
     Py_END_ALLOW_THREADS
-    release(call.views, 5);
+    release_all(call.views, 5);
     Py_RETURN_NONE;
-}
-
-/* ``check`` for ``rows``: 1, or 0 when this build or CPU cannot check them (no SSSE3, a
- * row wider than two to a vector, more table cards than MAX_TABLE_CARDS). */
-static int open_check(RowCheck *check, const Rows *rows, int first_refused)
-{
-    memset(check, 0, sizeof *check);
-#ifdef HAVE_X86_VECTORS
-    Py_ssize_t width = rows->width;
-    if (!has_ssse3 || width < 1 || width > MAX_CHECKED_WIDTH)
-        return 0;
-    check->first_refused = first_refused;
-    for (Py_ssize_t k = 0; k < rows->table_width; k++) {
-        uint8_t card = rows->tables[k];
-        if (card >= first_refused)
-            continue; /* the padding byte */
-        if (check->table_cards == MAX_TABLE_CARDS)
-            return 0;
-        check->table_bits |= (uint64_t)1 << card;
-        check->table[check->table_cards++] = card;
-    }
-    for (int j = 0; j < 16; j++) {
-        int used = j < 2 * width, place = (int)(j % width);
-        for (Py_ssize_t k = 0; k < width / 2; k++)
-            check->turns[k][j] = (uint8_t)(used ? j - place + (place + k + 1) % width : j);
-        check->lanes[j] = used ? 0xff : 0;
-    }
-    return 1;
-#else
-    (void)rows;
-    (void)first_refused;
-    return 0;
-#endif
 }
 
 PyDoc_STRVAR(screened_doc,
@@ -602,25 +872,91 @@ static PyObject *screened(PyObject *module, PyObject *args)
     if (open_call(&call, capsule, hands, table_row, strength, classes, dots) < 0)
         return NULL;
     if (call.rows.table_step) {
-        release(call.views, 5);
+        release_all(call.views, 5);
         PyErr_SetString(PyExc_ValueError, "table_row must be one row");
         return NULL;
     }
     RowCheck check;
     int passed = 0;
-    if (open_check(&check, &call.rows, first_refused)) {
-        Py_BEGIN_ALLOW_THREADS
 #ifdef HAVE_X86_VECTORS
-        passed = has_bmi2 ? checked_bmi2(call.tables, &call.out, &call.rows, &check)
-                          : checked_plain(call.tables, &call.out, &call.rows, &check);
-#endif
+    if (has_ssse3 && open_rules(&check, call.rows.width, call.rows.tables,
+                                call.rows.table_width, first_refused)) {
+        /* The vector path computes every byte's key as a card's: bytes from 52 up (the
+         * jokers a first_refused above 52 lets through) add nothing only in the tables. */
+        int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots
+                     && first_refused <= 52;
+        Py_BEGIN_ALLOW_THREADS
+        if (vector)
+            passed = checked_avx2(call.tables, &call.out, &call.rows, &check);
+        else
+            passed = has_bmi2 ? checked_bmi2(call.tables, &call.out, &call.rows, &check)
+                              : checked_plain(call.tables, &call.out, &call.rows, &check);
         Py_END_ALLOW_THREADS
     }
-    release(call.views, 5);
+#else
+    (void)check;
+#endif
+    release_all(call.views, 5);
     return PyBool_FromLong(passed);
 }
 
+PyDoc_STRVAR(isa_doc,
+"isa() -> str\n\n"
+"The instruction-set path the batch kernels take: 'avx2' (eight hands a step in vector\n"
+"registers) or 'scalar' (one hand at a time, SSSE3 for the screen where the CPU has it).");
+
+static PyObject *get_isa(PyObject *module, PyObject *unused)
+{
+    return PyUnicode_FromString(ISA_NAMES[isa]);
+}
+
+PyDoc_STRVAR(isas_doc,
+"isas() -> tuple[str, ...]\n\n"
+"The paths this CPU and build run, the fastest first (what ``isa`` starts as).");
+
+static PyObject *get_isas(PyObject *module, PyObject *unused)
+{
+    PyObject *names = PyTuple_New(0);
+    for (int k = 0; names && k < ISA_COUNT; k++) {
+        if (!isa_runs[k])
+            continue;
+        PyObject *name = PyUnicode_FromString(ISA_NAMES[k]);
+        if (name == NULL || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
+            Py_XDECREF(name);
+            Py_XDECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
+    }
+    return names;
+}
+
+PyDoc_STRVAR(set_isa_doc,
+"set_isa(name) -> str\n\n"
+"Take the path ``name`` (one of ``isas()``) from now on, in this process; the path taken\n"
+"before. ValueError for a name this CPU or build does not run.");
+
+static PyObject *set_isa(PyObject *module, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (name == NULL)
+        return NULL;
+    for (int k = 0; k < ISA_COUNT; k++) {
+        if (strcmp(name, ISA_NAMES[k]) == 0 && isa_runs[k]) {
+            PyObject *before = PyUnicode_FromString(ISA_NAMES[isa]);
+            if (before != NULL)
+                isa = k;
+            return before;
+        }
+    }
+    PyErr_Format(PyExc_ValueError, "this CPU or build has no %R kernel path", arg);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
+    {"isa", get_isa, METH_NOARGS, isa_doc},
+    {"isas", get_isas, METH_NOARGS, isas_doc},
+    {"set_isa", set_isa, METH_O, set_isa_doc},
     {"tables", tables, METH_VARARGS, tables_doc},
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"screened", screened, METH_VARARGS, screened_doc},
@@ -629,10 +965,10 @@ static PyMethodDef methods[] = {
 
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    "evaluators.kernels._poker",
-    "Poker hands in a batch (evaluators/poker.py's lookups), GIL released.",
-    -1,
-    methods,
+    .m_name = "evaluators.kernels._poker",
+    .m_doc = "Poker hands in a batch (evaluators/poker.py's lookups), GIL released.",
+    .m_size = 0,
+    .m_methods = methods,
 };
 
 PyMODINIT_FUNC PyInit__poker(void)
@@ -641,6 +977,9 @@ PyMODINIT_FUNC PyInit__poker(void)
     __builtin_cpu_init();
     has_bmi2 = __builtin_cpu_supports("bmi2");
     has_ssse3 = __builtin_cpu_supports("ssse3");
+    isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2") && has_bmi2;
 #endif
-    return PyModule_Create(&module);
+    for (isa = 0; !isa_runs[isa]; isa++)
+        ; /* the fastest this CPU runs: ISA_SCALAR always does */
+    return PyModuleDef_Init(&module);
 }

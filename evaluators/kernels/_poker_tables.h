@@ -28,6 +28,7 @@ typedef struct {
     uint16_t strength_base;
     int dots_shift;
     uint64_t dots_mask;
+    int vector_layout; /* the key layout the vector kernels compute (``vector_layout``) */
 } Tables;
 
 static inline uint64_t key_sum(const Tables *t, const uint8_t *row, Py_ssize_t width)

@@ -22,10 +22,9 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define HAVE_X86_VECTORS 1
-#endif
+
+#include "_buffers.h"
+#include "_card_rules.h"
 
 enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
 
@@ -51,9 +50,7 @@ static inline Row read_row(const Rules *rules, const uint8_t *row, Py_ssize_t wi
 {
     Row out = {0, 0, 0};
     for (Py_ssize_t k = 0; k < width; k++) {
-        uint64_t bit = rules->bits[row[k]];
-        out.any |= bit;
-        out.sum += bit;
+        add_bit(rules->bits[row[k]], &out.any, &out.sum);
         out.filled += row[k] != rules->padding;
     }
     return out;
@@ -67,17 +64,15 @@ static inline int within(long count, long low, long high)
 /* Whether one table row passes on its own: cards only, no repeat, its size, its ranks. */
 static inline int table_ok(const Rules *rules, const uint8_t *row, Py_ssize_t width, Row t)
 {
-    if ((t.any & rules->refused) || t.any != t.sum)
+    if ((t.any & rules->refused) || repeated(t.any, t.sum))
         return 0;
     if (!within(t.filled, rules->table_min, rules->table_max))
         return 0;
     if (rules->distinct_table_ranks) {
         uint64_t ranks = 0, rank_sum = 0;
-        for (Py_ssize_t k = 0; k < width; k++) {
-            ranks |= rules->rank_bits[row[k]];
-            rank_sum += rules->rank_bits[row[k]];
-        }
-        if (ranks != rank_sum)
+        for (Py_ssize_t k = 0; k < width; k++)
+            add_bit(rules->rank_bits[row[k]], &ranks, &rank_sum);
+        if (repeated(ranks, rank_sum))
             return 0;
     }
     return 1;
@@ -85,7 +80,7 @@ static inline int table_ok(const Rules *rules, const uint8_t *row, Py_ssize_t wi
 
 static inline int hand_ok(const Rules *rules, Row h, Row t)
 {
-    return !(h.any & rules->refused) && h.any == h.sum && !(h.any & t.any)
+    return !(h.any & rules->refused) && !repeated(h.any, h.sum) && !(h.any & t.any)
            && within(h.filled, rules->hand_min, rules->hand_max)
            && within(h.filled + t.filled, rules->cards_min, rules->cards_max);
 }
@@ -109,12 +104,9 @@ static inline int full_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *row = hands + i * width;
         uint64_t any = 0, sum = 0;
-        for (Py_ssize_t k = 0; k < width; k++) {
-            uint64_t bit = rules->full_bits[row[k]];
-            any |= bit;
-            sum += bit;
-        }
-        bad |= (any & refused) | (any ^ sum);
+        for (Py_ssize_t k = 0; k < width; k++)
+            add_bit(rules->full_bits[row[k]], &any, &sum);
+        bad |= (any & refused) | repeated(any, sum);
     }
     return bad == 0;
 }
@@ -137,11 +129,7 @@ vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize
     int per_load = 16 / (int)width, lanes = per_load * (int)width;
     int turns = (int)width / 2;
     uint8_t masks[MAX_VECTOR_WIDTH / 2][16], used[16];
-    for (int j = 0; j < 16; j++) {
-        for (int k = 1; k <= turns; k++)
-            masks[k - 1][j] = (uint8_t)(j < lanes ? j - j % width + (j % width + k) % width : j);
-        used[j] = j < lanes ? 0xff : 0;
-    }
+    turn_masks(masks, used, 0, (int)width, per_load);
     __m128i turn[MAX_VECTOR_WIDTH / 2];
     for (int k = 0; k < turns; k++)
         turn[k] = _mm_loadu_si128((const __m128i *)masks[k]);
@@ -151,9 +139,7 @@ vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize
     Py_ssize_t i = 0;
     for (; (i + per_load) * width + (16 - lanes) <= count * width; i += per_load) {
         __m128i x = _mm_loadu_si128((const __m128i *)(hands + i * width));
-        __m128i problems = _mm_subs_epu8(x, highest); /* nonzero where refused */
-        for (int k = 0; k < turns; k++)
-            problems = _mm_or_si128(problems, _mm_cmpeq_epi8(x, _mm_shuffle_epi8(x, turn[k])));
+        __m128i problems = _mm_or_si128(refused_128(x, highest), repeats_128(x, turn, turns));
         bad = _mm_or_si128(bad, _mm_and_si128(problems, row_lanes));
     }
     return _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) == 0xffff ? i : -1;
@@ -211,25 +197,15 @@ static inline int full_own_rows(const Rules *rules, const uint8_t *hands, Py_ssi
     for (Py_ssize_t i = 0; i < count; i++) {
         const uint8_t *row = hands + i * width, *table = tables + i * table_width;
         uint64_t any = 0, sum = 0, table_any = 0, table_sum = 0, ranks = 0, rank_sum = 0;
-        for (Py_ssize_t k = 0; k < width; k++) {
-            uint64_t bit = rules->full_bits[row[k]];
-            any |= bit;
-            sum += bit;
-        }
-        for (Py_ssize_t k = 0; k < table_width; k++) {
-            uint64_t bit = rules->full_bits[table[k]];
-            table_any |= bit;
-            table_sum += bit;
-        }
-        if (rules->distinct_table_ranks) {
-            for (Py_ssize_t k = 0; k < table_width; k++) {
-                uint64_t bit = rules->rank_bits[table[k]];
-                ranks |= bit;
-                rank_sum += bit;
-            }
-        }
-        bad |= ((any | table_any) & rules->refused) | (any & table_any) | (any ^ sum)
-               | (table_any ^ table_sum) | (ranks ^ rank_sum);
+        for (Py_ssize_t k = 0; k < width; k++)
+            add_bit(rules->full_bits[row[k]], &any, &sum);
+        for (Py_ssize_t k = 0; k < table_width; k++)
+            add_bit(rules->full_bits[table[k]], &table_any, &table_sum);
+        if (rules->distinct_table_ranks)
+            for (Py_ssize_t k = 0; k < table_width; k++)
+                add_bit(rules->rank_bits[table[k]], &ranks, &rank_sum);
+        bad |= ((any | table_any) & rules->refused) | (any & table_any) | repeated(any, sum)
+               | repeated(table_any, table_sum) | repeated(ranks, rank_sum);
     }
     return bad == 0;
 }
@@ -252,32 +228,28 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
                 const uint8_t *tables, Py_ssize_t table_width)
 {
     int n = (int)(width + table_width), w = (int)width, tw = (int)table_width;
-    uint8_t pick_hand[32], pick_table[32], turns[8][32], rank_turns[4][32], used[32],
-        table_lanes[32];
+    uint8_t pick_hand[32], pick_table[32], turns[8][16], rank_turns[4][16], used[16],
+        table_lanes[16];
     for (int half = 0; half < 2; half++)
         for (int j = 0; j < 16; j++) {
             int at = half * 16 + j;
             pick_hand[at] = (uint8_t)(j < w ? half * w + j : 0x80);
             pick_table[at] = (uint8_t)(j >= w && j < n ? half * tw + j - w : 0x80);
-            used[at] = (uint8_t)(j < n ? 0xff : 0);
-            table_lanes[at] = (uint8_t)(j >= w && j < n ? 0xff : 0);
-            for (int k = 1; k <= n / 2; k++)
-                turns[k - 1][at] = (uint8_t)(j < n ? (j + k) % n : j);
-            for (int k = 1; k <= tw / 2; k++)
-                rank_turns[k - 1][at] = (uint8_t)(j >= w && j < n ? w + (j - w + k) % tw : j);
         }
+    turn_masks(turns, used, 0, n, 1);                 /* round the hand and its table */
+    turn_masks(rank_turns, table_lanes, w, tw, 1);    /* round the table alone */
     __m256i turn[8], rank_turn[4];
-    for (int k = 0; k < n / 2; k++)
-        turn[k] = _mm256_loadu_si256((const __m256i *)turns[k]);
+    for (int k = 0; k < n / 2; k++) /* each 16-byte pattern twice: one row per half */
+        turn[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)turns[k]));
     int rank_steps = rules->distinct_table_ranks ? tw / 2 : 0;
     for (int k = 0; k < rank_steps; k++)
-        rank_turn[k] = _mm256_loadu_si256((const __m256i *)rank_turns[k]);
+        rank_turn[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)rank_turns[k]));
     const __m256i hand_pick = _mm256_loadu_si256((const __m256i *)pick_hand);
     const __m256i table_pick = _mm256_loadu_si256((const __m256i *)pick_table);
-    const __m256i row_lanes = _mm256_loadu_si256((const __m256i *)used);
-    const __m256i rank_lanes = _mm256_loadu_si256((const __m256i *)table_lanes);
+    const __m256i row_lanes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)used));
+    const __m256i rank_lanes =
+        _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table_lanes));
     const __m256i highest = _mm256_set1_epi8((char)(rules->first_refused - 1));
-    const __m256i rank_of = _mm256_set1_epi8(0x3f);
     __m256i bad = _mm256_setzero_si256();
     Py_ssize_t i = 0;
     for (; i + 2 <= count && i * width + 16 <= count * width
@@ -289,19 +261,11 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
             _mm_loadu_si128((const __m128i *)(tables + i * table_width)));
         __m256i x = _mm256_or_si256(_mm256_shuffle_epi8(h, hand_pick),
                                     _mm256_shuffle_epi8(t, table_pick));
-        __m256i same = _mm256_setzero_si256();
-        for (int k = 0; k < n / 2; k++)
-            same = _mm256_or_si256(same, _mm256_cmpeq_epi8(x, _mm256_shuffle_epi8(x, turn[k])));
-        bad = _mm256_or_si256(bad, _mm256_and_si256(same, row_lanes));
-        bad = _mm256_or_si256(bad, _mm256_subs_epu8(x, highest));
-        if (rank_steps) {
-            __m256i ranks = _mm256_and_si256(_mm256_srli_epi16(x, 2), rank_of);
-            __m256i pairs = _mm256_setzero_si256();
-            for (int k = 0; k < rank_steps; k++)
-                pairs = _mm256_or_si256(
-                    pairs, _mm256_cmpeq_epi8(ranks, _mm256_shuffle_epi8(ranks, rank_turn[k])));
-            bad = _mm256_or_si256(bad, _mm256_and_si256(pairs, rank_lanes));
-        }
+        bad = _mm256_or_si256(bad, _mm256_and_si256(repeats_256(x, turn, n / 2), row_lanes));
+        bad = _mm256_or_si256(bad, refused_256(x, highest));
+        if (rank_steps)
+            bad = _mm256_or_si256(
+                bad, _mm256_and_si256(repeats_256(ranks_256(x), rank_turn, rank_steps), rank_lanes));
     }
     return _mm256_testz_si256(bad, bad) ? i : -1;
 }
@@ -349,30 +313,6 @@ static int screen_own(const Rules *rules, const uint8_t *hands, Py_ssize_t count
     return PASSED;
 }
 
-static int get_rows(PyObject *obj, Py_buffer *view, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0)
-        return -1;
-    if (view->ndim != 2 || view->itemsize != 1) {
-        PyErr_Format(PyExc_ValueError, "%s must be a 2-d array of uint8", what);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
-static int get_table(PyObject *obj, Py_buffer *view, Py_ssize_t entries, const char *what)
-{
-    if (PyObject_GetBuffer(obj, view, PyBUF_C_CONTIGUOUS) < 0)
-        return -1;
-    if (view->len != entries * (Py_ssize_t)sizeof(uint64_t)) {
-        PyErr_Format(PyExc_ValueError, "%s must hold %zd uint64", what, entries);
-        PyBuffer_Release(view);
-        return -1;
-    }
-    return 0;
-}
-
 PyDoc_STRVAR(screen_doc,
 "screen(hands, tables, bits, rank_bits, refused, padding, hand_min, hand_max,\n"
 "       table_min, table_max, cards_min, cards_max, distinct_table_ranks) -> int\n\n"
@@ -395,18 +335,18 @@ static PyObject *screen(PyObject *module, PyObject *args)
     rules.refused = refused;
     rules.padding = padding;
     Py_buffer hands, tables, bits, rank_bits;
-    if (get_rows(hands_obj, &hands, "hands") < 0)
+    if (get_rows(hands_obj, &hands, PY_SSIZE_T_MAX, "hands") < 0)
         return NULL;
-    if (get_rows(tables_obj, &tables, "tables") < 0) {
+    if (get_rows(tables_obj, &tables, PY_SSIZE_T_MAX, "tables") < 0) {
         PyBuffer_Release(&hands);
         return NULL;
     }
-    if (get_table(bits_obj, &bits, 256, "bits") < 0) {
+    if (get_table(bits_obj, &bits, 8, 256, "bits") < 0) {
         PyBuffer_Release(&hands);
         PyBuffer_Release(&tables);
         return NULL;
     }
-    if (get_table(rank_bits_obj, &rank_bits, 256, "rank_bits") < 0) {
+    if (get_table(rank_bits_obj, &rank_bits, 8, 256, "rank_bits") < 0) {
         PyBuffer_Release(&hands);
         PyBuffer_Release(&tables);
         PyBuffer_Release(&bits);
@@ -457,12 +397,28 @@ static PyMethodDef methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
+/* The verdict's flags as module constants. */
+static int add_flags(PyObject *created)
+{
+    if (PyModule_AddIntConstant(created, "PASSED", PASSED) < 0
+        || PyModule_AddIntConstant(created, "HANDS_FULL", HANDS_FULL) < 0
+        || PyModule_AddIntConstant(created, "TABLES_FULL", TABLES_FULL) < 0)
+        return -1;
+    return 0;
+}
+
+static PyModuleDef_Slot slots[] = {
+    {Py_mod_exec, add_flags},
+    {0, NULL},
+};
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT,
-    "evaluators.kernels._screen",
-    "The batch screen (evaluators/batch.py's check, yes or no), GIL released.",
-    -1,
-    methods,
+    .m_name = "evaluators.kernels._screen",
+    .m_doc = "The batch screen (evaluators/batch.py's check, yes or no), GIL released.",
+    .m_size = 0,
+    .m_methods = methods,
+    .m_slots = slots,
 };
 
 PyMODINIT_FUNC PyInit__screen(void)
@@ -472,14 +428,5 @@ PyMODINIT_FUNC PyInit__screen(void)
     has_ssse3 = __builtin_cpu_supports("ssse3");
     has_avx2 = __builtin_cpu_supports("avx2");
 #endif
-    PyObject *created = PyModule_Create(&module);
-    if (created == NULL)
-        return NULL;
-    if (PyModule_AddIntConstant(created, "PASSED", PASSED) < 0
-        || PyModule_AddIntConstant(created, "HANDS_FULL", HANDS_FULL) < 0
-        || PyModule_AddIntConstant(created, "TABLES_FULL", TABLES_FULL) < 0) {
-        Py_DECREF(created);
-        return NULL;
-    }
-    return created;
+    return PyModuleDef_Init(&module);
 }

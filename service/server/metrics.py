@@ -198,6 +198,11 @@ class Instruments:
         self.build_info = gauge(
             "handeval_build_info", "1, labelled with the version.", ("version",)
         )
+        self.kernel_info = gauge(
+            "handeval_kernel_info",
+            "1, labelled with the instruction-set path the batch kernels take (docs/kernels.md).",
+            ("isa",),
+        )
         self.restarts = counter(
             "handeval_worker_restarts_total", "Worker processes restarted after dying."
         )
@@ -244,9 +249,12 @@ def instruments(version: str = "unknown") -> Instruments:
     if _active is None:
         from prometheus_client import REGISTRY
 
+        from evaluators.kernels import kernel_isa
+
         # With several processes the parent reads their files; no registry needed here.
         _active = Instruments(None if os.environ.get(MULTIPROC_ENV) else REGISTRY)
         _active.build_info.labels(version).set(1)
+        _active.kernel_info.labels(kernel_isa()).set(1)
     return _active
 
 

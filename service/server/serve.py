@@ -28,6 +28,7 @@ from importlib import metadata
 from evaluators.batch import evaluate_batch
 from evaluators.cards import DECK_SIZE, EMPTY, card_id, card_text
 from evaluators.inputs import Cards, Options
+from evaluators.kernels import kernel_isa
 from evaluators.registry import GAMES, GameRules
 from evaluators.scoring import evaluate
 from evaluators.tables import table_info
@@ -187,7 +188,7 @@ async def _serve(
     await mark_serving(health)
     log_event(
         "ready", host=settings.host, port=port, pid=os.getpid(), metrics_port=metrics_port,
-        warm_seconds=round(warm_seconds, 3), tls=bool(certificates),
+        warm_seconds=round(warm_seconds, 3), tls=bool(certificates), kernel_isa=kernel_isa(),
         health_port=settings.health_port or None,
     )  # fmt: skip
     while not caught.stops:
