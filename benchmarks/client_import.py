@@ -5,7 +5,7 @@ another interpreter's module (an older tree's client), interleaved run by run so
 the same machine.
 
     python -m benchmarks.client_import --runs 15
-    python -m benchmarks.client_import --against /old/.venv/bin/python service.client.typed_client
+    python -m benchmarks.client_import --against /old/.venv/bin/python some.old.module
 
 CPU time (``time.process_time``), not wall time: a shared machine's waits do not count.
 """

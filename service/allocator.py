@@ -52,7 +52,7 @@ def retain_freed_memory() -> bool:
 def return_freed_memory() -> bool:
     """Give the kernel back the free pages of every malloc arena (glibc's ``malloc_trim``),
     after ``retain_freed_memory`` kept them: the cost lane calls this once the process has
-    been idle a moment (``service.server.limits.CostAdmission``), so a burst's peak does
+    been idle a moment (``service.server.admission.CostAdmission``), so a burst's peak does
     not stay resident. True when memory was returned; False elsewhere than glibc."""
     if not sys.platform.startswith("linux"):
         return False

@@ -133,7 +133,7 @@ class Settings:
     """CPU-seconds of batches and Odds (each its estimate: hands or run-outs x seats at the
     game's cost) reserved at once per process; 0: 10 per CPU the pod may use (cgroup
     ``cpu.max``, else the CPUs usable), shared among ``workers``
-    (``service.server.limits.cost_budgets``)."""
+    (``service.server.admission.cost_budgets``)."""
     memory_budget_mib: int = 0
     """MiB of batch and Odds working sets plus batch replies not yet sent, reserved at once
     per process; 0: an eighth of the pod's memory limit (cgroup ``memory.max``; 1 GiB
