@@ -21,7 +21,7 @@ from typing import TextIO
 
 from evaluators.registry import DEFAULT_GAME, GAMES
 from service.cli import render
-from service.cli.main import game_arg, targets_arg
+from service.cli.arguments import game_arg, targets_arg
 from service.client.load import run_load
 from service.client.load_spec import LoadError, LoadReport, LoadSpec, Progress, Rpc
 

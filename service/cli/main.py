@@ -32,15 +32,22 @@ from handeval_client import (
     HandevalError,
     evaluate_request,
     odds_request,
-    parse_game,
     showdown_request,
 )
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
-from handeval_client.requests import parse_declaration, parse_ending, split_cards
 
-from evaluators.inputs import Declaration, Game
+from evaluators.inputs import Declaration
 from service.cli import render
-from service.wire.enums import to_core, to_game
+from service.cli.arguments import (
+    add_card_list,
+    add_cards_options,
+    add_common,
+    add_declaration,
+    add_seats,
+    cards_arg,
+    ending_arg,
+    game_arg,
+)
 
 M = TypeVar("M", bound=Message)
 """A response message."""
@@ -126,7 +133,7 @@ def _refusals() -> Iterator[None]:
 def _seats(args: argparse.Namespace) -> list[tuple[str, list[str], Declaration | None]]:
     """The ``--seat`` and ``--declaration`` flags as (player, cards, declaration) seats."""
     declarations = dict(args.declaration)
-    return [(player, _cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
+    return [(player, cards_arg([hand]), declarations.get(player)) for player, hand in args.seat]
 
 
 def _ask(args: argparse.Namespace, call: Callable[[Answerer], M]) -> M:
@@ -147,134 +154,6 @@ def _connect(args: argparse.Namespace) -> tuple[Answerer, Callable[[], None]]:
 
 
 # --- argument types -----------------------------------------------------------------
-
-
-def argument_error(error: HandevalError) -> argparse.ArgumentTypeError:
-    """A value the client refused, as argparse reports a bad flag (``argument --game:
-    unknown game 'bridge': one of ...``): its problems without the field the flag names."""
-    problems = "; ".join(description for _, description in error.violations)
-    return argparse.ArgumentTypeError(problems or error.message)
-
-
-def game_arg(text: str) -> Game:
-    """``--game``: a game by name, slug or alias, refused as argparse refuses a flag."""
-    try:
-        game = to_game(parse_game(text))
-    except HandevalError as error:
-        raise argument_error(error) from None
-    if game is None:
-        raise argparse.ArgumentTypeError(f"{text!r}: a game this build of the server lacks")
-    return game
-
-
-def _cards_arg(texts: Sequence[str]) -> list[str]:
-    return [card for text in texts for card in split_cards(text)]
-
-
-def _player_arg(text: str) -> tuple[str, str]:
-    player, sep, rest = text.partition(":")
-    if not sep or not player:
-        raise argparse.ArgumentTypeError(f"{text!r}: write player:value, e.g. alice:Ah,Kd,2c")
-    return player, rest
-
-
-def _declaration_arg(text: str) -> tuple[str, Declaration]:
-    player, value = _player_arg(text)
-    try:
-        declared = to_core(Declaration, parse_declaration(value))
-    except HandevalError as error:
-        raise argument_error(error) from None
-    if declared is None:
-        raise argparse.ArgumentTypeError(f"{value!r}: a declaration this build lacks")
-    return player, declared
-
-
-def _ending_arg(text: str) -> str:
-    try:
-        parse_ending(text)
-    except HandevalError as error:
-        raise argument_error(error) from None
-    return text
-
-
-def targets_arg(text: str) -> list[str]:
-    """``--target``: one or several comma-separated ``host:port`` targets."""
-    return [t for t in text.split(",") if t]
-
-
-def _add_common(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--target",
-        type=targets_arg,
-        action="extend",
-        default=[],
-        metavar="HOST:PORT",
-        help="ask this server (repeat, or separate by commas, to spread calls over several); "
-        "without it the cards are scored in-process",
-    )
-    parser.add_argument(
-        "--timeout", type=float, default=10.0, help="deadline per call, seconds (default 10)"
-    )
-    parser.add_argument("--json", action="store_true", help="print the response message as JSON")
-
-
-def _add_cards_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--game", type=game_arg, required=True, help="tonk, numbers, poker-high, ... (see games)"
-    )
-    _add_card_list(
-        parser, "--table", "table cards in the order turned (after the hand, or comma-separated)"
-    )
-    parser.add_argument(
-        "--spread",
-        nargs="+",
-        action="append",
-        default=[],
-        metavar="CARD",
-        help="Tonk: a spread already on the table, e.g. --spread 5h 6h 7h (repeat for more)",
-    )
-    parser.add_argument(
-        "--ace-low", action="store_true", help="High Card: aces rank low; Tonk spades: the ace "
-        "is the lowest spade"
-    )  # fmt: skip
-    parser.add_argument(
-        "--hit-runs-only", action="store_true", help="Tonk: table sets may not be hit"
-    )
-    parser.add_argument("--texas", action="store_true", help="Tonk showdowns: Texas Tonk payouts")
-    parser.add_argument(
-        "--six-card-tonk",
-        action="store_true",
-        help="Tonk showdowns: a tonk of fewer than six cards is paid as an out",
-    )
-
-
-def _add_card_list(parser: argparse.ArgumentParser, flag: str, help: str) -> None:
-    """A flag that takes every card after it (``--table 2d Kh``), repeatable."""
-    parser.add_argument(flag, nargs="+", action="extend", default=[], metavar="CARD", help=help)
-
-
-def _add_seats(parser: argparse.ArgumentParser, help: str) -> None:
-    """``--seat PLAYER:CARDS``, once for every player."""
-    parser.add_argument(
-        "--seat",
-        type=_player_arg,
-        action="append",
-        default=[],
-        required=True,
-        metavar="PLAYER:CARDS",
-        help=help,
-    )
-
-
-def _add_declaration(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--declaration",
-        type=_declaration_arg,
-        action="append",
-        default=[],
-        metavar="PLAYER:HIGH|LOW|BOTH",
-        help="Flop-A: what a player declares",
-    )
 
 
 def _options(args: argparse.Namespace) -> pb.Options:
@@ -303,9 +182,9 @@ def _run_eval(args: argparse.Namespace) -> int:
         return _usage_error(args, _missing_hand(args))
     request = evaluate_request(
         args.game,
-        _cards_arg(args.hand),
-        _cards_arg(args.table),
-        [_cards_arg(spread) for spread in args.spread],
+        cards_arg(args.hand),
+        cards_arg(args.table),
+        [cards_arg(spread) for spread in args.spread],
         _options(args),
     )
     return _answer(
@@ -336,8 +215,8 @@ def add_eval(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description="Score one hand, e.g. handeval eval --game tonk 5h 6h 7h Kd 2c",
     )
     parser.add_argument("hand", nargs="*", metavar="CARD", help="the hand: Ah 10d X1 ...")
-    _add_cards_options(parser)
-    _add_common(parser)
+    add_cards_options(parser)
+    add_common(parser)
     parser.set_defaults(run=_run_eval)
 
 
@@ -346,8 +225,8 @@ def _run_showdown(args: argparse.Namespace) -> int:
     request = showdown_request(
         args.game,
         seats,
-        _cards_arg(args.table),
-        [_cards_arg(spread) for spread in args.spread],
+        cards_arg(args.table),
+        [cards_arg(spread) for spread in args.spread],
         _options(args),
         ending=args.ending,
         ender=args.ender,
@@ -367,18 +246,18 @@ def add_showdown(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]
         description="Resolve a showdown, e.g. handeval showdown --game numbers "
         "--table 3c 9d Kh --seat alice:Ah,Kd,2c --seat bob:5s,5d,Qc",
     )
-    _add_cards_options(parser)
-    _add_seats(parser, "a seat: alice:Ah,Kd,2c (repeat for every player)")
-    _add_declaration(parser)
+    add_cards_options(parser)
+    add_seats(parser, "a seat: alice:Ah,Kd,2c (repeat for every player)")
+    add_declaration(parser)
     parser.add_argument(
         "--ending",
-        type=_ending_arg,
+        type=ending_arg,
         help="Tonk: how the game ended (tonk, out, drop, stock-out, deal)",
     )
     parser.add_argument(
         "--ender", default="", help="Tonk: who tonked, went out, dropped or declared a deal bonus"
     )
-    _add_common(parser)
+    add_common(parser)
     parser.set_defaults(run=_run_showdown)
 
 
@@ -387,8 +266,8 @@ def _run_odds(args: argparse.Namespace) -> int:
     request = odds_request(
         args.game,
         seats,
-        _cards_arg(args.table),
-        _cards_arg(args.dead),
+        cards_arg(args.table),
+        cards_arg(args.dead),
         pb.Options(ace_low=args.ace_low),
         samples=args.samples,
         seed=args.seed,
@@ -411,14 +290,14 @@ def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--game", type=game_arg, required=True, help="numbers, poker-high, ... (see games)"
     )
-    _add_seats(
+    add_seats(
         parser,
         "a seat's known cards, ?N for N cards nobody knows: alice:7h,2c,?3, bob:?5 "
         "(repeat for every player)",
     )
-    _add_declaration(parser)
-    _add_card_list(parser, "--table", "table cards turned so far, in order")
-    _add_card_list(parser, "--dead", "cards seen and out of play (folded, burned)")
+    add_declaration(parser)
+    add_card_list(parser, "--table", "table cards turned so far, in order")
+    add_card_list(parser, "--dead", "cards seen and out of play (folded, burned)")
     parser.add_argument("--ace-low", action="store_true", help="High Card: aces rank low")
     parser.add_argument(
         "--samples",
@@ -427,7 +306,7 @@ def add_odds(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="run-outs to sample (default 0: every run-out when the server's limit allows)",
     )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sampled run-outs")
-    _add_common(parser)
+    add_common(parser)
     parser.set_defaults(run=_run_odds)
 
 
@@ -438,7 +317,7 @@ def _run_games(args: argparse.Namespace) -> int:
 def add_games(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """``handeval games``: every game with its sizes, pots and options."""
     parser = subparsers.add_parser("games", help="list the games, their sizes and options")
-    _add_common(parser)
+    add_common(parser)
     parser.set_defaults(run=_run_games)
 
 
