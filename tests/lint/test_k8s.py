@@ -189,9 +189,9 @@ def test_readiness_probe_asks_grpc_health_for_the_evaluator_service(base: list[O
 
 
 def _front_args(objs: list[Obj]) -> dict[str, str]:
-    front = _container(objs, "front")
-    assert front["command"] == ["nghttpx"]
-    return dict(arg.removeprefix("--").split("=", 1) for arg in front["args"])
+    """nghttpx's arguments, by name: the front runs under its supervisor in every pod, so
+    its log lines are JSON."""
+    return _supervised_front(objs)[1]
 
 
 def test_the_front_serves_the_grpc_port_and_forwards_to_the_server_on_loopback(
@@ -375,7 +375,7 @@ def test_config_map_holds_only_settings_the_server_reads_with_valid_values(
 
 
 def _supervised_front(objs: list[Obj]) -> tuple[dict[str, str], dict[str, str]]:
-    """The TLS front's supervisor's arguments and nghttpx's (after ``--``), by name."""
+    """The front supervisor's arguments and nghttpx's (after ``--``), by name."""
     front = _container(objs, "front")
     assert front["command"] == ["python", "-m", "service.front"]
     split = front["args"].index("--")
