@@ -5,8 +5,12 @@ Kernels: one CPython extension module per ``_*.c`` file under ``evaluators/kerne
 (and the reply writer under ``service/wire/``), named for its file
 (``evaluators/kernels/_poker.c`` -> ``evaluators.kernels._poker``), rebuilt when a header
 beside it changes (headers share structs between modules: a stale module would misread
-them). They use the C API alone (buffers in, buffers out), so a build needs gcc and the
-Python headers, no other package; ``pip install -e .`` compiles them in place.
+them). A folder ``_name/`` under ``evaluators/kernels/`` is one module ``_name`` too, built
+from every ``.c`` in it (sorted) and rebuilt when a header in it or beside it changes
+(``evaluators/kernels/_odds/*.c`` -> ``evaluators.kernels._odds``); what its files share
+they declare hidden, so the module exports its ``PyInit_`` alone. They use the C API alone
+(buffers in, buffers out), so a build needs gcc and the Python headers, no other package;
+``pip install -e .`` compiles them in place.
 
 Client: the server's distribution carries ``handeval_client`` (``clients/python/``), whose
 generated code is the contract's one Python binding: the server imports its messages
@@ -33,9 +37,32 @@ CLIENT = ROOT / "clients" / "python"
 sys.path.insert(0, str(CLIENT))
 from build_contract import commands, generate  # noqa: E402
 
-KERNEL_SOURCES = sorted(
-    [*Path("evaluators/kernels").glob("_*.c"), *Path("service/wire").glob("_*.c")]
-)
+KERNELS = Path("evaluators/kernels")
+
+
+def _modules() -> list[tuple[Path, list[Path], list[Path]]]:
+    """Each kernel module's path without suffix, its sources and the headers it depends on:
+    a ``_*.c`` file alone, or every ``.c`` of a ``_*/`` folder under the kernels."""
+    files = [*KERNELS.glob("_*.c"), *Path("service/wire").glob("_*.c")]
+    folders = {source.parent for source in KERNELS.glob("_*/*.c")}
+    return sorted(
+        [
+            *(
+                (source.with_suffix(""), [source], sorted(source.parent.glob("*.h")))
+                for source in files
+            ),
+            *(
+                (
+                    folder,
+                    sorted(folder.glob("*.c")),
+                    sorted([*folder.glob("*.h"), *KERNELS.glob("*.h")]),
+                )
+                for folder in folders
+            ),
+        ]
+    )
+
+
 PROTOS = ROOT / "protos"
 CONTRACT = ("handeval/v1/handeval.proto",)
 BENCH = ("handeval/bench/v1/bench.proto",)
@@ -58,11 +85,11 @@ setup(
     package_dir={"handeval_client": "clients/python/handeval_client"},
     ext_modules=[
         Extension(
-            ".".join([*source.parent.parts, source.stem]),
-            [str(source)],
-            depends=[str(header) for header in sorted(source.parent.glob("*.h"))],
+            ".".join(module.parts),
+            [str(source) for source in sources],
+            depends=[str(header) for header in headers],
             extra_compile_args=["-O3", "-std=c11", "-Wall", "-Werror"],
         )
-        for source in KERNEL_SOURCES
+        for module, sources, headers in _modules()
     ],
 )

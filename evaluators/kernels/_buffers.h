@@ -1,5 +1,5 @@
 /* What every kernel shares: reading its arguments (_points.c, _not_poker.c, _tonk.c,
- * _odds.c, _poker.c, _screen.c).
+ * _odds/, _poker.c, _screen.c).
  *
  * Every table and matrix reaches a kernel as a C-contiguous buffer ("y*" or "w*" of
  * PyArg_ParseTuple) whose item type the calling Python module fixes; a kernel checks

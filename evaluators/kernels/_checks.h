@@ -1,7 +1,7 @@
 /* High Card's checks against a table without a sort: a hand's and a table's running
  * counts of cards by place in the check order, compared field by field.
  *
- * Shared by the batch kernel (_points.c) and Odds' fused chunk call (_odds.c), so the
+ * Shared by the batch kernel (_points.c) and Odds' fused chunk call (_odds/), so the
  * rule of a check is stated once.
  */
 #ifndef HANDEVAL_KERNEL_CHECKS_H

@@ -1,4 +1,4 @@
-/* Odds' sampled deal, one run-out at a time: what _deal.c (the deal alone) and _odds.c (a
+/* Odds' sampled deal, one run-out at a time: what _deal.c (the deal alone) and _odds/ (a
  * chunk dealt and tallied in one call) share, so both deal the same cards from one seed.
  *
  * A run-out deals its first cards (the seats' unknown cards in seat order, then a table

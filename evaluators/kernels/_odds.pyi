@@ -1,4 +1,4 @@
-"""Types of the compiled ``_odds`` module (``_odds.c``): Odds' pot rules and tally over a
+"""Types of the compiled ``_odds`` module (``_odds/``): Odds' pot rules and tally over a
 chunk of run-outs. Arrays are C-contiguous."""
 
 import numpy as np

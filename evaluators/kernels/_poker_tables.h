@@ -1,7 +1,7 @@
 /* The poker lookup tables as the kernels read them: the capsule _poker.tables() builds
  * (the tables held, not copied, and the key layout), and one hand's class from its key sum.
  *
- * Shared by the batch kernel (_poker.c) and Odds' fused chunk call (_odds.c), so the
+ * Shared by the batch kernel (_poker.c) and Odds' fused chunk call (_odds/), so the
  * arithmetic of a hand's class is stated once.
  */
 #ifndef HANDEVAL_KERNEL_POKER_TABLES_H

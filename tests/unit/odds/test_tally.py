@@ -154,7 +154,7 @@ def _adversarial_figures(
 def test_the_compiled_tally_counts_what_the_numpy_pot_rule_awards_on_dealt_run_outs(
     game: Game, seats: int
 ) -> None:
-    """Counted by outcome up to 5 seats (``_odds.c``'s CODED_SEATS), by blocks past it."""
+    """Counted by outcome up to 5 seats (``_odds/odds.h``'s CODED_SEATS), by blocks past it."""
     try:
         figures, declarations = _deal_figures(game, seats, 4_000, seed=seats)
     except InvalidRequest:
