@@ -17,7 +17,7 @@ import re
 from datetime import UTC, datetime
 from typing import Any
 
-from service.server.logs import MAX_LINE_CHARS
+from service.server.logs import MAX_LINE_CHARS, is_json_object
 
 EVENT = "front"
 _LINE = re.compile(
@@ -33,12 +33,8 @@ def front_line(text: str) -> tuple[str, str | None] | None:
     text = text.rstrip("\r\n")
     if not text.strip():
         return None
-    if text.startswith("{"):
-        try:
-            if isinstance(json.loads(text), dict):
-                return text, None
-        except ValueError:
-            pass
+    if is_json_object(text):
+        return text, None
     parsed = _LINE.match(text)
     line: dict[str, Any] = {
         "time": datetime.now(UTC).isoformat(timespec="milliseconds"),

@@ -147,6 +147,16 @@ def log_event(event: str, level: int = logging.INFO, exc_info: bool = False, **f
     LOGGER.log(level, event, exc_info=exc_info, extra={"event": event, "fields": fields})
 
 
+def is_json_object(text: str) -> bool:
+    """Whether a line read from a program already is one JSON object (passed on as it is)."""
+    if not text.startswith("{"):
+        return False
+    try:
+        return isinstance(json.loads(text), dict)
+    except ValueError:
+        return False
+
+
 def captured_line(text: str, core_logs: str) -> tuple[str, str | None] | None:
     """What to write for one line read from descriptor 2, None to drop it: the JSON line
     and the kind it is throttled as (None: not throttled). A JSON object passes as it is;
@@ -155,12 +165,8 @@ def captured_line(text: str, core_logs: str) -> tuple[str, str | None] | None:
     text = text.rstrip("\r\n")
     if not text.strip():
         return None
-    if text.startswith("{"):
-        try:
-            if isinstance(json.loads(text), dict):
-                return text, None
-        except ValueError:
-            pass
+    if is_json_object(text):
+        return text, None
     line: dict[str, Any] = {
         "time": datetime.now(UTC).isoformat(timespec="milliseconds"),
         "level": "error",
