@@ -19,7 +19,7 @@ port, then:
 
 Prints one JSON object. Bounded in count and time; nothing here is asserted.
 
-``--below`` runs instead the attacks below the servicer (issue 23), each on a fresh server
+``--below`` runs instead the attacks below the servicer, each on a fresh server
 of ``--checkout`` (``--compare`` is not used), the attackers in processes of their own
 (``benchmarks.transport_attacks``): ``burst`` (5,000 unary calls in flight on 50
 connections: codes, and how many ``grpc_server_handled_total`` counted), ``rapid_reset``

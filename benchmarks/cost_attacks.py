@@ -1,4 +1,4 @@
-"""Valid, tiny requests whose cost is large (issue 23), measured: what a polite caller sees
+"""Valid, tiny requests whose cost is large, measured: what a polite caller sees
 and what the server holds. ``python -m benchmarks.attacks --cost`` runs them, each on a
 fresh server of the checkout (``attacks.start``):
 

@@ -152,7 +152,7 @@ def report(
             )
         lines.append("")
     if any(g.ratio is not None for g in goals):
-        lines.append("Targets (issues 5 and 16), from this run")
+        lines.append("Targets, from this run")
         header = f"{'target':52}{'measured':>10}{'goal':>8}  met"
         lines += [header, "-" * len(header)]
         for g in goals:

@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
         skipped[ompeval.NAME] = ompeval_skipped
     print(report(rows, goals, info, skipped))
     if odds_table:
-        print(f"\nOdds (issue 15), in process\n{odds_table}")
+        print(f"\nOdds, in process\n{odds_table}")
     print(f"\n{'quick' if args.quick else 'full'} run in {time.perf_counter() - started:.0f} s")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)

@@ -8,7 +8,7 @@ of the per-round ones, so the drift of a shared machine cancels. Each request is
 message in its length-prefixed frame, sent with the headers gRPC asks for; Evaluate scores
 7-card poker, one fixed hand a request (h2load sends one body file). The health check is
 the floor of what any unary call costs on this server: the ceiling Evaluate is held to
-(issue 24: >= 0.8x).
+(the target: >= 0.8x).
 
 Two figures a round: calls a second (h2load's rate) and the server's CPU a call (user and
 system time from ``/proc/<pid>/stat`` before and after the round's calls, over the calls
