@@ -407,7 +407,7 @@ checked_bmi2(const Tables *t, const Out *out, const Rows *r, const RowCheck *c)
  * (``problems_256``). The key layout it computes is the one ``vector_layout`` verified in
  * the tables: rank counts 3 bits a rank from bit 0 (ranks 0-9 in ``low``, 10-12 in
  * ``high`` from bit 0), suit counts a nibble a suit. A flush among the eight is scored
- * again one hand at a time (``flushed_lanes``). */
+ * again one hand at a time (``flushed_rows``). */
 
 /* Lane k of a step's vectors holds row LANE_ORDER[k]: the byte transpose (``transposed``)
  * leaves rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by
@@ -419,7 +419,6 @@ typedef struct {
     __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
     __m128i bucket_shift, slot_shift;                     /* 32 - bits */
     __m256i flush, base, pair_cards, card_dwords, order;
-    __m256i table_masks; /* the shared table's flush rank mask of suit k in lane k */
     __m256i suit_low, suit_high, past_first, past_second, place_of, low6; /* hash_step's */
 } Hash256;
 
@@ -495,36 +494,6 @@ card_of(const Cards256 *cards, Py_ssize_t j)
     __m256i b = _mm256_loadu2_m128i((const __m128i *)((p) + 6 * (width)),                    \
                                     (const __m128i *)((p) + 4 * (width)))
 
-/* The classes of eight rows from ``p`` where ``flush`` (their suit counts' flush bits:
- * one suit at most, its nibble's bit 3) is set, from the flush table; ``classes`` in the
- * other lanes. The flush suit's rank mask: each card of that suit adds its rank bit (a
- * card's nibble bit 3 shifted by 4 * suit equals ``flush`` exactly then), plus the
- * shared table's mask for that suit (``table_masks``, by suit through a permute). */
-__attribute__((target("avx2"))) static __attribute__((noinline)) __m256i
-flush_classes(const Hash256 *h, const uint16_t *flushes, const uint8_t *p, Py_ssize_t width,
-              __m256i flush, __m256i classes)
-{
-    const __m256i one = _mm256_set1_epi32(1), three = _mm256_set1_epi32(3);
-    const __m256i eight = _mm256_set1_epi32(8);
-    LOAD_ROWS(p, width, a, b);
-    Cards256 cards = transposed(h, a, b);
-    /* 8 << 4 * suit: a suit counted from 0 by how many of 0x8, 0x80, 0x800 it exceeds. */
-    __m256i suit = _mm256_sub_epi32(
-        _mm256_setzero_si256(),
-        _mm256_add_epi32(_mm256_add_epi32(_mm256_cmpgt_epi32(flush, eight),
-                                          _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x80))),
-                         _mm256_cmpgt_epi32(flush, _mm256_set1_epi32(0x800))));
-    __m256i mask = _mm256_permutevar8x32_epi32(h->table_masks, suit);
-    for (Py_ssize_t j = 0; j < width; j++) {
-        __m256i card = card_of(&cards, j);
-        __m256i own = _mm256_sllv_epi32(eight, _mm256_slli_epi32(_mm256_and_si256(card, three), 2));
-        mask = _mm256_or_si256(mask, _mm256_and_si256(_mm256_cmpeq_epi32(own, flush),
-                                                      _mm256_sllv_epi32(one, _mm256_srli_epi32(card, 2))));
-    }
-    __m256i flushed = _mm256_cmpgt_epi32(flush, _mm256_setzero_si256());
-    return _mm256_blendv_epi8(classes, gather_words(flushes, mask), flushed);
-}
-
 /* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
  * buckets and base slots, and their suit counts. */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
@@ -578,8 +547,16 @@ hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_
                              h->slot_shift);
 }
 
+/* The lanes of a step whose suit counts hold a flush, as bits. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint8_t
+flush_mask(const Hash256 *h, __m256i suits)
+{
+    __m256i flush = _mm256_cmpgt_epi32(_mm256_and_si256(suits, h->flush), _mm256_setzero_si256());
+    return (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(flush));
+}
+
 /* Step ``i``'s classes (in lane order) written out; its flushes are scored again later
- * (``flushed_steps``). */
+ * (``flushed_rows``). */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
 put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int outputs)
 {
@@ -600,31 +577,19 @@ put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int ou
 #define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
 #define FLUSH_STEPS 256 /* steps with a flush noted before they are scored again */
 
-/* The steps starting at ``at[0..count)`` that hold a flush, their flushed rows scored
- * again from the flush table over what the step wrote. Apart from the hot loop, which
- * only notes them (branch-free), so that a flush, in a fifth of 7-card steps, costs no
- * mispredicted branch there. */
+/* The rows with a flush among the steps starting at ``at[0..count)`` (``lanes[n]``: the
+ * lanes of step n with one), scored again one at a time (``score_one``) over what the step
+ * wrote. Apart from the hot loop, which only notes them (branch-free), so that a flush, in
+ * a fifth of 7-card steps but one hand of 33, costs no mispredicted branch there. */
 __attribute__((target("avx2,bmi2"))) static __attribute__((noinline)) void
-flushed_steps(const Tables *t, const Out *out, const Rows *r, const Hash256 *h,
-              const Rules256 *rules, int table_cards, const Py_ssize_t *at, int count,
-              int outputs)
+flushed_rows(const Tables *t, const Out *out, const Rows *r, Shared s, const Py_ssize_t *at,
+             const uint8_t *lanes, int count, int outputs)
 {
     static const int lane_row[8] = {LANE_ORDER};
-    for (int n = 0; n < count; n++) {
-        const uint8_t *p = r->hands + at[n] * r->width;
-        __m256i ignored = _mm256_setzero_si256(), bucket, slot, suits;
-        hash_step(h, rules, table_cards, p, r->width, &ignored, &bucket, &slot, &suits);
-        __m256i flush = _mm256_and_si256(suits, h->flush);
-        uint32_t classes[8];
-        _mm256_storeu_si256((__m256i *)classes, flush_classes(h, t->flushes, p, r->width, flush,
-                                                              _mm256_setzero_si256()));
-        int lanes = _mm256_movemask_ps(
-            _mm256_castsi256_ps(_mm256_cmpgt_epi32(flush, _mm256_setzero_si256())));
-        for (; lanes; lanes &= lanes - 1) {
-            int k = __builtin_ctz(lanes);
-            put(t, out, at[n] + lane_row[k], 0, (uint16_t)classes[k], outputs);
-        }
-    }
+    for (int n = 0; n < count; n++)
+        for (int left = lanes[n]; left; left &= left - 1)
+            score_one(t, out, r, s, at[n] + lane_row[__builtin_ctz(left)], r->width,
+                      r->table_width, 0, outputs);
 }
 
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
@@ -648,10 +613,6 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
     h.base = _mm256_set1_epi32(t->strength_base);
     h.order = _mm256_setr_epi32(LANE_ORDER);
-    int32_t masks[8] = {0};
-    for (int suit = 0; suit < 4; suit++)
-        masks[suit] = (int32_t)((s.flush_ranks >> (t->suit_mask_shift * suit)) & t->flush_rank_mask);
-    h.table_masks = _mm256_loadu_si256((const __m256i *)masks);
     h.card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* each low dword, its high */
     /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
      * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
@@ -687,6 +648,7 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     /* A block's steps hashed, then all their displacement reads, then all their class
      * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
     Py_ssize_t flush_at[FLUSH_STEPS];
+    uint8_t flush_lanes[FLUSH_STEPS];
     int flushes = 0;
     for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
         __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
@@ -699,12 +661,12 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
             slot[q] = gather_words(t->unsuited, slot[q]);
         for (int q = 0; q < BLOCK_STEPS; q++) {
             put_step(out, &h, i + 8 * q, slot[q], outputs);
-            __m256i flush = _mm256_and_si256(suits[q], h.flush);
-            flush_at[flushes] = i + 8 * q;                /* noted, kept only if ... */
-            flushes += !_mm256_testz_si256(flush, flush); /* ... the step has a flush */
+            flush_at[flushes] = i + 8 * q;             /* noted, kept only if ... */
+            flush_lanes[flushes] = flush_mask(&h, suits[q]);
+            flushes += flush_lanes[flushes] != 0;      /* ... the step has a flush */
         }
         if (flushes > FLUSH_STEPS - BLOCK_STEPS) {
-            flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
+            flushed_rows(t, out, r, s, flush_at, flush_lanes, flushes, outputs);
             flushes = 0;
         }
     }
@@ -714,11 +676,11 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
                   &suits);
         slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
         put_step(out, &h, i, gather_words(t->unsuited, slot), outputs);
-        __m256i flush = _mm256_and_si256(suits, h.flush);
         flush_at[flushes] = i;
-        flushes += !_mm256_testz_si256(flush, flush);
+        flush_lanes[flushes] = flush_mask(&h, suits);
+        flushes += flush_lanes[flushes] != 0;
     }
-    flushed_steps(t, out, r, &h, &rules, table_cards, flush_at, flushes, outputs);
+    flushed_rows(t, out, r, s, flush_at, flush_lanes, flushes, outputs);
     int passed = _mm256_testz_si256(bad, bad);
     for (; i < count; i++) {
         passed &= row_passes(c, hands + i * width, width);
