@@ -547,14 +547,6 @@ hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_
                              h->slot_shift);
 }
 
-/* The lanes of a step whose suit counts hold a flush, as bits. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) uint8_t
-flush_mask(const Hash256 *h, __m256i suits)
-{
-    __m256i flush = _mm256_cmpgt_epi32(_mm256_and_si256(suits, h->flush), _mm256_setzero_si256());
-    return (uint8_t)_mm256_movemask_ps(_mm256_castsi256_ps(flush));
-}
-
 /* Step ``i``'s classes (in lane order) written out; its flushes are scored again later
  * (``flushed_rows``). */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
@@ -575,21 +567,49 @@ put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int ou
 }
 
 #define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
-#define FLUSH_STEPS 256 /* steps with a flush noted before they are scored again */
+#define FLUSH_ROWS 64 /* rows with a flush noted before they are scored again */
 
-/* The rows with a flush among the steps starting at ``at[0..count)`` (``lanes[n]``: the
- * lanes of step n with one), scored again one at a time (``score_one``) over what the step
- * wrote. Apart from the hot loop, which only notes them (branch-free), so that a flush, in
- * a fifth of 7-card steps but one hand of 33, costs no mispredicted branch there. */
-__attribute__((target("avx2,bmi2"))) static __attribute__((noinline)) void
-flushed_rows(const Tables *t, const Out *out, const Rows *r, Shared s, const Py_ssize_t *at,
-             const uint8_t *lanes, int count, int outputs)
+/* By a step's flush lanes (bits), the rows those lanes hold (LANE_ORDER), packed from byte
+ * 0: how a step appends its flushed rows to the list with no branch. Built at import. */
+static uint64_t flush_lane_rows[256];
+
+static void build_flush_lane_rows(void)
 {
     static const int lane_row[8] = {LANE_ORDER};
+    for (int lanes = 0; lanes < 256; lanes++) {
+        uint64_t rows = 0;
+        int n = 0;
+        for (int k = 0; k < 8; k++)
+            if (lanes >> k & 1)
+                rows |= (uint64_t)lane_row[k] << 8 * n++;
+        flush_lane_rows[lanes] = rows;
+    }
+}
+
+/* Step ``i``'s rows with a flush (``suits``: its suit counts) appended to ``rows`` (room
+ * for eight past ``count``); the new count. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) int
+note_flushes(const Hash256 *h, __m256i suits, Py_ssize_t i, int32_t *rows, int count)
+{
+    __m256i flush = _mm256_cmpgt_epi32(_mm256_and_si256(suits, h->flush), _mm256_setzero_si256());
+    int lanes = _mm256_movemask_ps(_mm256_castsi256_ps(flush));
+    __m128i lane_rows = _mm_loadl_epi64((const __m128i *)&flush_lane_rows[lanes]);
+    _mm256_storeu_si256((__m256i *)(rows + count),
+                        _mm256_add_epi32(_mm256_cvtepu8_epi32(lane_rows),
+                                         _mm256_set1_epi32((int32_t)i)));
+    return count + __builtin_popcount(lanes);
+}
+
+/* The noted rows with a flush, scored again one at a time (``score_one``) over what their
+ * step wrote. Apart from the hot loop, which only notes them (branch-free), so that a
+ * flush, in a fifth of 7-card steps but one hand of 33, costs no mispredicted branch
+ * there. */
+__attribute__((target("avx2,bmi2"))) static __attribute__((noinline)) void
+flushed_rows(const Tables *t, const Out *out, const Rows *r, Shared s, const int32_t *rows,
+             int count, int outputs)
+{
     for (int n = 0; n < count; n++)
-        for (int left = lanes[n]; left; left &= left - 1)
-            score_one(t, out, r, s, at[n] + lane_row[__builtin_ctz(left)], r->width,
-                      r->table_width, 0, outputs);
+        score_one(t, out, r, s, rows[n], r->width, r->table_width, 0, outputs);
 }
 
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) int
@@ -647,8 +667,7 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     __m256i bad = _mm256_setzero_si256();
     /* A block's steps hashed, then all their displacement reads, then all their class
      * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
-    Py_ssize_t flush_at[FLUSH_STEPS];
-    uint8_t flush_lanes[FLUSH_STEPS];
+    int32_t flush_rows[FLUSH_ROWS];
     int flushes = 0;
     for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
         __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
@@ -661,12 +680,10 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
             slot[q] = gather_words(t->unsuited, slot[q]);
         for (int q = 0; q < BLOCK_STEPS; q++) {
             put_step(out, &h, i + 8 * q, slot[q], outputs);
-            flush_at[flushes] = i + 8 * q;             /* noted, kept only if ... */
-            flush_lanes[flushes] = flush_mask(&h, suits[q]);
-            flushes += flush_lanes[flushes] != 0;      /* ... the step has a flush */
+            flushes = note_flushes(&h, suits[q], i + 8 * q, flush_rows, flushes);
         }
-        if (flushes > FLUSH_STEPS - BLOCK_STEPS) {
-            flushed_rows(t, out, r, s, flush_at, flush_lanes, flushes, outputs);
+        if (flushes > FLUSH_ROWS - 8 * (BLOCK_STEPS + 1)) {
+            flushed_rows(t, out, r, s, flush_rows, flushes, outputs);
             flushes = 0;
         }
     }
@@ -676,11 +693,9 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
                   &suits);
         slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
         put_step(out, &h, i, gather_words(t->unsuited, slot), outputs);
-        flush_at[flushes] = i;
-        flush_lanes[flushes] = flush_mask(&h, suits);
-        flushes += flush_lanes[flushes] != 0;
+        flushes = note_flushes(&h, suits, i, flush_rows, flushes);
     }
-    flushed_rows(t, out, r, s, flush_at, flush_lanes, flushes, outputs);
+    flushed_rows(t, out, r, s, flush_rows, flushes, outputs);
     int passed = _mm256_testz_si256(bad, bad);
     for (; i < count; i++) {
         passed &= row_passes(c, hands + i * width, width);
@@ -846,7 +861,7 @@ static PyObject *screened(PyObject *module, PyObject *args)
         /* The vector path computes every byte's key as a card's: bytes from 52 up (the
          * jokers a first_refused above 52 lets through) add nothing only in the tables. */
         int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots
-                     && first_refused <= 52;
+                     && first_refused <= 52 && call.rows.count <= INT32_MAX; /* flush_rows */
         Py_BEGIN_ALLOW_THREADS
         if (vector)
             passed = checked_avx2(call.tables, &call.out, &call.rows, &check);
@@ -940,6 +955,7 @@ PyMODINIT_FUNC PyInit__poker(void)
     has_bmi2 = __builtin_cpu_supports("bmi2");
     has_ssse3 = __builtin_cpu_supports("ssse3");
     isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2") && has_bmi2;
+    build_flush_lane_rows();
 #endif
     for (isa = 0; !isa_runs[isa]; isa++)
         ; /* the fastest this CPU runs: ISA_SCALAR always does */
