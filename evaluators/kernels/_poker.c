@@ -401,25 +401,32 @@ checked_bmi2(const Tables *t, const Out *out, const Rows *r, const RowCheck *c)
     return checked_by_shape(t, out, r, c);
 }
 
-/* The AVX2 path: eight rows a step, each of their cards in a 32-bit lane, the rank and
- * suit counts summed by variable shifts, the perfect hash's two multiplies and its two
- * lookups done for the eight at once (gathers), while the card rules run on the raw bytes
- * (``problems_256``). The key layout it computes is the one ``vector_layout`` verified in
- * the tables: rank counts 3 bits a rank from bit 0 (ranks 0-9 in ``low``, 10-12 in
- * ``high`` from bit 0), suit counts a nibble a suit. A flush among the eight is scored
- * again one hand at a time (``flushed_rows``). */
+/* The AVX2 path: eight rows a step. Each row's key is summed in its own qword: a table
+ * lookup per card for each byte of the key (``planes``: bytes 0-4 by rank, the rank
+ * counts; 5-6 by suit, the suit counts) and a sum of the row's bytes (``psadbw``), the
+ * byte sums then shifted into place, so carries are exact. The perfect hash's two
+ * multiplies and its two lookups (gathers) follow for the eight at once, while the card
+ * rules run on the raw bytes (``problems_256``). The key layout is the one
+ * ``vector_layout`` verified in the tables: rank counts 3 bits a rank from bit 0, suit
+ * counts a nibble a suit from bit 40. A flush among the eight is scored again one hand at
+ * a time (``flushed_rows``). */
 
-/* Lane k of a step's vectors holds row LANE_ORDER[k]: the byte transpose (``transposed``)
- * leaves rows 0, 1, 4, 5 in the low half and 2, 3, 6, 7 in the high; a permutation by
- * the same indexes puts them back in row order (it is its own inverse). */
+/* Lane k of a step's vectors holds row LANE_ORDER[k]: the keys of rows 0-3 and 4-7 are
+ * qwords of two registers, whose low (high) dwords interleave as rows 0, 1, 4, 5 in the low
+ * half and 2, 3, 6, 7 in the high; a permutation by the same indexes puts them back in row
+ * order (it is its own inverse). */
 #define LANE_ORDER 0, 1, 4, 5, 2, 3, 6, 7
 
+#define RANK_PLANES 5 /* bytes 0-4 of a key: the 39 bits of rank counts */
+#define SUIT_PLANES 2 /* bytes 5-6: the suit counts' four nibbles */
+
 typedef struct {
-    __m256i low, high, suits; /* the shared table's share (and SUM_START's); ``low`` << 2 */
+    __m256i start; /* the shared table's key (and SUM_START's), as a qword */
     __m256i bucket_low, bucket_high, slot_low, slot_high; /* multipliers' 32-bit halves */
     __m128i bucket_shift, slot_shift;                     /* 32 - bits */
-    __m256i flush, base, pair_cards, card_dwords, order;
-    __m256i suit_low, suit_high, past_first, past_second, place_of, low6; /* hash_step's */
+    __m256i flush, base, order;
+    __m256i rows, pad;                   /* a row to a qword (``placed``) */
+    __m256i ranks[RANK_PLANES], suits[SUIT_PLANES]; /* by rank + 1, by suit: a key's byte */
 } Hash256;
 
 /* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
@@ -458,34 +465,33 @@ gather_words(const uint16_t *table, __m256i index)
         _mm256_set1_epi32(0xffff));
 }
 
-/* Eight rows' cards, transposed: qword j of ``first`` (cards 0-3) or ``second`` (4-7)
- * holds card j of the eight rows, in lane order. */
-typedef struct {
-    __m256i first, second;
-} Cards256;
-
-/* The transpose of rows 0-3 (``a``) and 4-7 (``b``), two rows to each 128-bit lane: word
- * j of a lane = card j of its two rows; interleaving a's and b's words gives dword j =
- * card j of rows (0, 1, 4, 5) low, (2, 3, 6, 7) high; pairing each low dword with its
- * high one makes qword j card j of all eight. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) Cards256
-transposed(const Hash256 *h, __m256i a, __m256i b)
+/* Four rows (two to each 128-bit lane, as loaded) a qword each, bytes past the width set
+ * to 0xFC: a byte whose rank index (``+ 1``) and suit index (``& 0x83``) both read a 0. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+placed(const Hash256 *h, __m256i x)
 {
-    __m256i pa = _mm256_shuffle_epi8(a, h->pair_cards), pb = _mm256_shuffle_epi8(b, h->pair_cards);
-    return (Cards256){
-        _mm256_permutevar8x32_epi32(_mm256_unpacklo_epi16(pa, pb), h->card_dwords),
-        _mm256_permutevar8x32_epi32(_mm256_unpackhi_epi16(pa, pb), h->card_dwords)};
+    return _mm256_or_si256(_mm256_shuffle_epi8(x, h->rows), h->pad);
 }
 
-/* Card ``j`` of the eight rows, a 32-bit lane each. */
+/* Each qword of ``index``'s per-byte lookups in ``table`` summed, shifted by ``shift``. */
+#define PLANE(table, index, shift)                                                          \
+    _mm256_slli_epi64(_mm256_sad_epu8(_mm256_shuffle_epi8(table, index),                    \
+                                      _mm256_setzero_si256()), shift)
+
+/* Four placed rows' keys (and ``start``), a qword each. */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-card_of(const Cards256 *cards, Py_ssize_t j)
+keys_of(const Hash256 *h, __m256i x)
 {
-    __m256i half = j < 4 ? cards->first : cards->second;
-    __m128i quarter = (j & 2) ? _mm256_extracti128_si256(half, 1) : _mm256_castsi256_si128(half);
-    if (j & 1)
-        quarter = _mm_srli_si128(quarter, 8);
-    return _mm256_cvtepu8_epi32(quarter);
+    /* The rank + 1 (the 16-bit shift's borrowed bits masked off), the suit (bit 7 kept). */
+    __m256i rank = _mm256_add_epi8(
+        _mm256_and_si256(_mm256_srli_epi16(x, 2), _mm256_set1_epi8(0x3f)), _mm256_set1_epi8(1));
+    __m256i suit = _mm256_and_si256(x, _mm256_set1_epi8((char)0x83));
+    __m256i key = _mm256_add_epi64(h->start, PLANE(h->ranks[0], rank, 0));
+    for (int b = 1; b < RANK_PLANES; b++)
+        key = _mm256_add_epi64(key, PLANE(h->ranks[b], rank, 8 * b));
+    for (int b = 0; b < SUIT_PLANES; b++)
+        key = _mm256_add_epi64(key, PLANE(h->suits[b], suit, 8 * (RANK_PLANES + b)));
+    return key;
 }
 
 /* Rows 0-3 and 4-7 from ``p``, two to each 128-bit lane. */
@@ -500,47 +506,17 @@ __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)
 hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
           Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
 {
-    const __m256i one = _mm256_set1_epi32(1);
-    const __m256i four = _mm256_set1_epi32(4), thirty = _mm256_set1_epi32(30);
     LOAD_ROWS(p, width, a, b);
     *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
                                                  problems_256(rules, b, width, table_cards)));
-    Cards256 cards = transposed(h, a, b);
-    /* Suit counts in the byte domain, four cards a register: each card's nibble of its
-     * suit (suits 0-1 in ``low_suits``, 2-3 in ``high_suits``: ``suit_low``/``suit_high``
-     * by suit; 0 for a card past the width, whose index has bit 7 set), summed over the
-     * card qwords (no nibble passes 8), then widened beside the table's counts. */
-    const __m256i three8 = _mm256_set1_epi8(3);
-    __m256i first = _mm256_or_si256(_mm256_and_si256(cards.first, three8), h->past_first);
-    __m256i second = _mm256_or_si256(_mm256_and_si256(cards.second, three8), h->past_second);
-    __m256i low_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_low, first),
-                                        _mm256_shuffle_epi8(h->suit_low, second));
-    __m256i high_suits = _mm256_add_epi8(_mm256_shuffle_epi8(h->suit_high, first),
-                                         _mm256_shuffle_epi8(h->suit_high, second));
-    low_suits = _mm256_add_epi8(low_suits, _mm256_shuffle_epi32(low_suits, 0x4E)); /* qwords */
-    high_suits = _mm256_add_epi8(high_suits, _mm256_shuffle_epi32(high_suits, 0x4E));
-    low_suits = _mm256_add_epi8(low_suits, _mm256_permute2x128_si256(low_suits, low_suits, 1));
-    high_suits = _mm256_add_epi8(high_suits, _mm256_permute2x128_si256(high_suits, high_suits, 1));
-    *suits = _mm256_add_epi32(
-        h->suits,
-        _mm256_or_si256(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(low_suits)),
-                        _mm256_slli_epi32(_mm256_cvtepu8_epi32(_mm256_castsi256_si128(high_suits)), 8)));
-    /* Each card's rank times 3 (its place in the rank counts), by a table on the rank
-     * (byte >> 2: the 16-bit shift's borrowed bits masked off), four cards a register. */
-    Cards256 places = {
-        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.first, 2), h->low6)),
-        _mm256_shuffle_epi8(h->place_of, _mm256_and_si256(_mm256_srli_epi16(cards.second, 2), h->low6))};
-    __m256i low = h->low, high = h->high;
-    for (Py_ssize_t j = 0; j < width; j++) {
-        __m256i place = card_of(&places, j);
-        /* A shift of 32 or more gives 0: ranks 10-12 add nothing to ``low`` (4 << 30 and
-         * up), and the negative ``place - 30`` of ranks 0-9 nothing to ``high``. */
-        low = _mm256_add_epi32(low, _mm256_sllv_epi32(four, place));
-        high = _mm256_add_epi32(high, _mm256_sllv_epi32(one, _mm256_sub_epi32(place, thirty)));
-    }
-    /* The 39-bit rank counts as two 32-bit halves: bits 30-31 from ``high``. */
-    __m256i counts_low = _mm256_or_si256(_mm256_srli_epi32(low, 2), _mm256_slli_epi32(high, 30));
-    __m256i counts_high = _mm256_srli_epi32(high, 2);
+    __m256 first = _mm256_castsi256_ps(keys_of(h, placed(h, a)));  /* rows 0-3 */
+    __m256 second = _mm256_castsi256_ps(keys_of(h, placed(h, b))); /* rows 4-7 */
+    /* The keys' low and high dwords, in lane order: the 39-bit rank counts as two halves,
+     * the suit counts above them. */
+    __m256i counts_low = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0x88));
+    __m256i high = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0xDD));
+    __m256i counts_high = _mm256_and_si256(high, _mm256_set1_epi32(0x7f));
+    *suits = _mm256_and_si256(_mm256_srli_epi32(high, 8), _mm256_set1_epi32(0xffff));
     *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
                                h->bucket_shift);
     *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
@@ -621,9 +597,7 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     load_rules_256(&rules, c, width);
     const int table_cards = c->table_cards;
     Hash256 h;
-    h.low = _mm256_set1_epi32((int)((s.start & 0x3fffffff) << 2)); /* ranks 0-9, from bit 2 */
-    h.high = _mm256_set1_epi32((int)((s.start >> 30) & 0x1ff));    /* ranks 10-12 */
-    h.suits = _mm256_set1_epi32((int)((s.start >> t->suit_shift) & 0xffff));
+    h.start = _mm256_set1_epi64x((long long)(s.start & (((uint64_t)1 << 56) - 1))); /* no dots */
     h.bucket_low = _mm256_set1_epi32((int)(uint32_t)t->bucket_multiplier);
     h.bucket_high = _mm256_set1_epi32((int)(uint32_t)(t->bucket_multiplier >> 32));
     h.slot_low = _mm256_set1_epi32((int)(uint32_t)t->slot_multiplier);
@@ -633,31 +607,29 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
     h.base = _mm256_set1_epi32(t->strength_base);
     h.order = _mm256_setr_epi32(LANE_ORDER);
-    h.card_dwords = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7); /* each low dword, its high */
-    /* Per 16-byte lane (two rows of ``width``): byte 2j <- card j of the first row,
-     * 2j + 1 <- card j of the second; 0x80 (zero) past the width. */
-    uint8_t pairs[16];
+    /* Per 16-byte lane (two rows of ``width``): qword 0 <- the first row, qword 1 <- the
+     * second; 0x80 (zero, then 0xFC by ``pad``) past the width. */
+    uint8_t rows[16], pad[16];
     for (int j = 0; j < 8; j++) {
-        pairs[2 * j] = (uint8_t)(j < width ? j : 0x80);
-        pairs[2 * j + 1] = (uint8_t)(j < width ? width + j : 0x80);
+        rows[j] = (uint8_t)(j < width ? j : 0x80);
+        rows[8 + j] = (uint8_t)(j < width ? width + j : 0x80);
+        pad[j] = pad[8 + j] = (uint8_t)(j < width ? 0 : 0xFC);
     }
-    h.pair_cards = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pairs));
-    /* By suit, its nibble's 1 in a byte: suits 0-1 (``suit_low``) and 2-3 (``suit_high``). */
-    h.suit_low = _mm256_setr_epi8(1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                  1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    h.suit_high = _mm256_setr_epi8(0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                                   0, 0, 1, 16, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
-    /* Bit 7 on the card qwords past the width (qword j of ``first`` is card j, of
-     * ``second`` card 4 + j; qwords 0-1 in the low 128 bits, 2-3 in the high). */
-    int8_t past[2][32];
-    for (int half = 0; half < 2; half++)
-        for (int byte = 0; byte < 32; byte++)
-            past[half][byte] = (int8_t)(4 * half + byte / 8 >= width ? 0x80 : 0);
-    h.past_first = _mm256_loadu_si256((const __m256i *)past[0]);
-    h.past_second = _mm256_loadu_si256((const __m256i *)past[1]);
-    h.place_of = _mm256_setr_epi8(0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45,
-                                  0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33, 36, 39, 42, 45);
-    h.low6 = _mm256_set1_epi8(0x3f);
+    h.rows = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)rows));
+    h.pad = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pad));
+    /* By rank + 1 (0: no card), byte b of the rank's count unit 1 << 3 * rank; by suit
+     * (bit 7: no card), byte 5 or 6 of its unit 1 << 40 + 4 * suit. */
+    uint8_t planes[RANK_PLANES + SUIT_PLANES][16] = {{0}};
+    for (int rank = 0; rank < 13; rank++)
+        for (int b = 0; b < RANK_PLANES; b++)
+            planes[b][rank + 1] = (uint8_t)(((uint64_t)1 << 3 * rank) >> 8 * b);
+    for (int suit = 0; suit < 4; suit++)
+        planes[RANK_PLANES + suit / 2][suit] = (uint8_t)(1 << 4 * (suit % 2));
+    for (int b = 0; b < RANK_PLANES; b++)
+        h.ranks[b] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)planes[b]));
+    for (int b = 0; b < SUIT_PLANES; b++)
+        h.suits[b] = _mm256_broadcastsi128_si256(
+            _mm_loadu_si128((const __m128i *)planes[RANK_PLANES + b]));
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
     /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
