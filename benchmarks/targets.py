@@ -166,7 +166,7 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 "EvaluateBatch",
                 "Echo",
                 grpc_ratio(columns, f"Echo {size} hands'"),
-                0.5,
+                0.6,
             ),
             Target(
                 f"EvaluateBatch {short} columns vs packed, e2e",
@@ -205,7 +205,7 @@ def targets(rows: Sequence[Row]) -> list[Target]:
                 OURS_VALIDATED,
                 ompeval.NAME,
                 peer_row.extra["ratio_median_of_rounds"],
-                0.6,
+                1.0,
             )
         )
     startup = find_row(rows, "startup", "python -m service to SERVING")
