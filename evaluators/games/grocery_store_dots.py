@@ -83,6 +83,20 @@ def evaluate_batch(
     return poker.compiled_batch(hands, tables, dots=True)
 
 
+def screened_batch(
+    hands: npt.NDArray[np.uint8],
+    table: npt.NDArray[np.uint8],
+    options: Options,
+    first_refused: int,
+    strength: memoryview,
+    value: memoryview,
+) -> bool:
+    """``evaluate_batch`` into ``strength`` and ``value`` (uint32 and int32 cells: the
+    strength and the dots) with each hand's cards checked in the same pass
+    (``poker.compiled_screened``); False when a hand fails the check."""
+    return poker.compiled_screened(hands, table, first_refused, strength, value, dots=True)
+
+
 def reference_batch(
     hands: npt.NDArray[np.uint8], tables: npt.NDArray[np.uint8], options: Options
 ) -> BatchResult:
@@ -146,6 +160,7 @@ RULES = GameRules(
     table_max=0,
     evaluate=evaluate,
     evaluate_batch=evaluate_batch,
+    screened_batch=screened_batch,
     reference_batch=reference_batch,
     resolve=resolve,
     headline=dots,

@@ -61,6 +61,18 @@ static int vector_layout(const Tables *t, int bucket_bits, int slot_bits)
     return 1;
 }
 
+/* Whether the vector kernels may give the dots too: they sum byte 7 of the key by rank, so
+ * the dots must lie there alone (from bit 56) and be the same for every suit of a rank. */
+static int vector_dots(const Tables *t)
+{
+    if (t->dots_shift < 56 || (t->dots_mask << (t->dots_shift - 56)) > 0xff)
+        return 0;
+    for (int card = 0; card < 52; card++)
+        if (t->card_keys[card] >> 56 != t->card_keys[card & ~3] >> 56)
+            return 0;
+    return 1;
+}
+
 PyDoc_STRVAR(tables_doc,
 "tables(card_keys, flush_rank_bits, displacements, unsuited_classes, flush_classes,\n"
 "       bucket_multiplier, slot_multiplier, bucket_bits, slot_bits, sum_start, flush_bits,\n"
@@ -125,6 +137,7 @@ static PyObject *tables(PyObject *module, PyObject *args)
     t->dots_shift = dots_shift;
     t->dots_mask = dots_mask;
     t->vector_layout = vector_layout(t, bucket_bits, slot_bits);
+    t->vector_dots = t->vector_layout && vector_dots(t);
     PyObject *capsule = PyCapsule_New(t, CAPSULE, tables_free);
     if (capsule == NULL) {
         for (int k = 0; k < 5; k++)
@@ -144,8 +157,9 @@ typedef struct {
 } Out;
 
 /* Which outputs a loop writes: strength and classes (Poker high's batch: no test per
- * hand, 6% quicker in a C harness) or whichever ``out`` holds, in 2- or 4-byte cells. */
-enum { GIVEN = 0, CLASSES = 1, WIDE = 2 };
+ * hand, 6% quicker in a C harness), strength and dots (``DOTS``: Grocery Store Dots' batch,
+ * in the AVX2 loop) or whichever ``out`` holds, in 2- or 4-byte cells. */
+enum { GIVEN = 0, CLASSES = 1, WIDE = 2, DOTS = 4 };
 
 static inline void put(const Tables *t, const Out *out, Py_ssize_t i, uint64_t key,
                        uint16_t rank_class, int outputs)
@@ -427,6 +441,8 @@ typedef struct {
     __m256i flush, base, order;
     __m256i rows, pad;                   /* a row to a qword (``placed``) */
     __m256i ranks[RANK_PLANES], suits[SUIT_PLANES]; /* by rank + 1, by suit: a key's byte */
+    __m256i dots, dots_mask; /* by rank + 1: byte 7 of a key; the dots' bits in its dword */
+    __m128i dots_shift;      /* dots_shift - 32 */
 } Hash256;
 
 /* The top 32 bits of the 64-bit product (counts * multiplier) mod 2^64, counts being
@@ -478,9 +494,9 @@ placed(const Hash256 *h, __m256i x)
     _mm256_slli_epi64(_mm256_sad_epu8(_mm256_shuffle_epi8(table, index),                    \
                                       _mm256_setzero_si256()), shift)
 
-/* Four placed rows' keys (and ``start``), a qword each. */
+/* Four placed rows' keys (and ``start``), a qword each; byte 7 (the dots) only if ``dots``. */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-keys_of(const Hash256 *h, __m256i x)
+keys_of(const Hash256 *h, __m256i x, int dots)
 {
     /* The rank + 1 (the 16-bit shift's borrowed bits masked off), the suit (bit 7 kept). */
     __m256i rank = _mm256_add_epi8(
@@ -491,6 +507,8 @@ keys_of(const Hash256 *h, __m256i x)
         key = _mm256_add_epi64(key, PLANE(h->ranks[b], rank, 8 * b));
     for (int b = 0; b < SUIT_PLANES; b++)
         key = _mm256_add_epi64(key, PLANE(h->suits[b], suit, 8 * (RANK_PLANES + b)));
+    if (dots)
+        key = _mm256_add_epi64(key, PLANE(h->dots, rank, 56));
     return key;
 }
 
@@ -501,36 +519,54 @@ keys_of(const Hash256 *h, __m256i x)
                                     (const __m128i *)((p) + 4 * (width)))
 
 /* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
- * buckets and base slots, and their suit counts. */
+ * buckets and base slots, their suit counts and, with ``DOTS`` in ``outputs``, their dots. */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
 hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_t *p,
-          Py_ssize_t width, __m256i *bad, __m256i *bucket, __m256i *slot, __m256i *suits)
+          Py_ssize_t width, int outputs, __m256i *bad, __m256i *bucket, __m256i *slot,
+          __m256i *suits, __m256i *dots)
 {
     LOAD_ROWS(p, width, a, b);
     *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
                                                  problems_256(rules, b, width, table_cards)));
-    __m256 first = _mm256_castsi256_ps(keys_of(h, placed(h, a)));  /* rows 0-3 */
-    __m256 second = _mm256_castsi256_ps(keys_of(h, placed(h, b))); /* rows 4-7 */
+    const int dotted = outputs & DOTS;
+    __m256 first = _mm256_castsi256_ps(keys_of(h, placed(h, a), dotted));  /* rows 0-3 */
+    __m256 second = _mm256_castsi256_ps(keys_of(h, placed(h, b), dotted)); /* rows 4-7 */
     /* The keys' low and high dwords, in lane order: the 39-bit rank counts as two halves,
      * the suit counts above them. */
     __m256i counts_low = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0x88));
     __m256i high = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0xDD));
     __m256i counts_high = _mm256_and_si256(high, _mm256_set1_epi32(0x7f));
     *suits = _mm256_and_si256(_mm256_srli_epi32(high, 8), _mm256_set1_epi32(0xffff));
+    if (dotted)
+        *dots = _mm256_and_si256(_mm256_srl_epi32(high, h->dots_shift), h->dots_mask);
     *bucket = _mm256_srl_epi32(top_product(counts_low, counts_high, h->bucket_low, h->bucket_high),
                                h->bucket_shift);
     *slot = _mm256_srl_epi32(top_product(counts_low, counts_high, h->slot_low, h->slot_high),
                              h->slot_shift);
 }
 
-/* Step ``i``'s classes (in lane order) written out; its flushes are scored again later
- * (``flushed_rows``). */
+/* Step ``i``'s strength and classes or dots (in lane order) written out; its flushes are
+ * scored again later (``flushed_rows``). */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
-put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, int outputs)
+put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, __m256i dots,
+         int outputs)
 {
     classes = _mm256_permutevar8x32_epi32(classes, h->order); /* back to row order */
     __m256i strength = _mm256_sub_epi32(h->base, classes);
-    if (outputs & WIDE) {
+    if (outputs & DOTS) {
+        dots = _mm256_permutevar8x32_epi32(dots, h->order);
+        if (outputs & WIDE) {
+            _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
+            _mm256_storeu_si256((__m256i *)((int32_t *)out->dots + i), dots);
+        } else {
+            __m256i packed = _mm256_permute4x64_epi64(_mm256_packus_epi32(strength, strength), 0xD8);
+            _mm_storeu_si128((__m128i *)((uint16_t *)out->strength + i), _mm256_castsi256_si128(packed));
+            int64_t *cells = (int64_t *)out->dots + i;
+            _mm256_storeu_si256((__m256i *)cells, _mm256_cvtepi32_epi64(_mm256_castsi256_si128(dots)));
+            _mm256_storeu_si256((__m256i *)(cells + 4),
+                                _mm256_cvtepi32_epi64(_mm256_extracti128_si256(dots, 1)));
+        }
+    } else if (outputs & WIDE) {
         _mm256_storeu_si256((__m256i *)((uint32_t *)out->strength + i), strength);
         _mm256_storeu_si256((__m256i *)((int32_t *)out->classes + i), classes);
     } else {
@@ -597,7 +633,7 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     load_rules_256(&rules, c, width);
     const int table_cards = c->table_cards;
     Hash256 h;
-    h.start = _mm256_set1_epi64x((long long)(s.start & (((uint64_t)1 << 56) - 1))); /* no dots */
+    h.start = _mm256_set1_epi64x((long long)s.start); /* the dots in byte 7 */
     h.bucket_low = _mm256_set1_epi32((int)(uint32_t)t->bucket_multiplier);
     h.bucket_high = _mm256_set1_epi32((int)(uint32_t)(t->bucket_multiplier >> 32));
     h.slot_low = _mm256_set1_epi32((int)(uint32_t)t->slot_multiplier);
@@ -630,6 +666,12 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     for (int b = 0; b < SUIT_PLANES; b++)
         h.suits[b] = _mm256_broadcastsi128_si256(
             _mm_loadu_si128((const __m128i *)planes[RANK_PLANES + b]));
+    uint8_t dots[16] = {0};
+    for (int rank = 0; rank < 13 && t->dots_shift >= 56; rank++)
+        dots[rank + 1] = (uint8_t)(t->card_keys[4 * rank] >> 56);
+    h.dots = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)dots));
+    h.dots_shift = _mm_cvtsi32_si128(t->dots_shift - 32);
+    h.dots_mask = _mm256_set1_epi32((int)t->dots_mask);
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
     /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
@@ -642,16 +684,16 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     int32_t flush_rows[FLUSH_ROWS];
     int flushes = 0;
     for (; i + 8 * (BLOCK_STEPS - 1) < steps; i += 8 * BLOCK_STEPS) {
-        __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS];
+        __m256i bucket[BLOCK_STEPS], slot[BLOCK_STEPS], suits[BLOCK_STEPS], dots[BLOCK_STEPS];
         for (int q = 0; q < BLOCK_STEPS; q++)
-            hash_step(&h, &rules, table_cards, hands + (i + 8 * q) * width, width, &bad,
-                      &bucket[q], &slot[q], &suits[q]);
+            hash_step(&h, &rules, table_cards, hands + (i + 8 * q) * width, width, outputs,
+                      &bad, &bucket[q], &slot[q], &suits[q], &dots[q]);
         for (int q = 0; q < BLOCK_STEPS; q++)
             slot[q] = _mm256_xor_si256(slot[q], gather_bytes(t->displacements, bucket[q]));
         for (int q = 0; q < BLOCK_STEPS; q++)
             slot[q] = gather_words(t->unsuited, slot[q]);
         for (int q = 0; q < BLOCK_STEPS; q++) {
-            put_step(out, &h, i + 8 * q, slot[q], outputs);
+            put_step(out, &h, i + 8 * q, slot[q], dots[q], outputs);
             flushes = note_flushes(&h, suits[q], i + 8 * q, flush_rows, flushes);
         }
         if (flushes > FLUSH_ROWS - 8 * (BLOCK_STEPS + 1)) {
@@ -660,11 +702,11 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
         }
     }
     for (; i < steps; i += 8) {
-        __m256i bucket, slot, suits;
-        hash_step(&h, &rules, table_cards, hands + i * width, width, &bad, &bucket, &slot,
-                  &suits);
+        __m256i bucket, slot, suits, dots;
+        hash_step(&h, &rules, table_cards, hands + i * width, width, outputs, &bad, &bucket,
+                  &slot, &suits, &dots);
         slot = _mm256_xor_si256(slot, gather_bytes(t->displacements, bucket));
-        put_step(out, &h, i, gather_words(t->unsuited, slot), outputs);
+        put_step(out, &h, i, gather_words(t->unsuited, slot), dots, outputs);
         flushes = note_flushes(&h, suits, i, flush_rows, flushes);
     }
     flushed_rows(t, out, r, s, flush_rows, flushes, outputs);
@@ -676,8 +718,8 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     return passed;
 }
 
-/* ``avx2_rows`` with 5-7 card rows' widths constant, for strength and classes (the dots
- * go the one-hand way); local copies as in ``by_shape``. */
+/* ``avx2_rows`` with 5-7 card rows' widths constant, for strength and classes or dots;
+ * local copies as in ``by_shape``. */
 __attribute__((target("avx2,bmi2"))) static int
 checked_avx2(const Tables *given, const Out *outs, const Rows *r, const RowCheck *given_check)
 {
@@ -686,14 +728,16 @@ checked_avx2(const Tables *given, const Out *outs, const Rows *r, const RowCheck
     const RowCheck c = *given_check;
     const Tables *t = &local;
     const Out *out = &o;
-    int outputs = CLASSES | (o.wide ? WIDE : 0);
-    switch (r->width * 4 + outputs) {
-    case 5 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 5, CLASSES);
-    case 6 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 6, CLASSES);
-    case 7 * 4 + CLASSES: return avx2_rows(t, out, r, &c, 7, CLASSES);
-    case 5 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 5, CLASSES | WIDE);
-    case 6 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 6, CLASSES | WIDE);
-    case 7 * 4 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 7, CLASSES | WIDE);
+    int outputs = (o.dots ? DOTS : CLASSES) | (o.wide ? WIDE : 0);
+    switch (r->width * 8 + outputs) {
+    case 5 * 8 + CLASSES: return avx2_rows(t, out, r, &c, 5, CLASSES);
+    case 6 * 8 + CLASSES: return avx2_rows(t, out, r, &c, 6, CLASSES);
+    case 7 * 8 + CLASSES: return avx2_rows(t, out, r, &c, 7, CLASSES);
+    case 5 * 8 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 5, CLASSES | WIDE);
+    case 6 * 8 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 6, CLASSES | WIDE);
+    case 7 * 8 + (CLASSES | WIDE): return avx2_rows(t, out, r, &c, 7, CLASSES | WIDE);
+    case 7 * 8 + DOTS: return avx2_rows(t, out, r, &c, 7, DOTS);
+    case 7 * 8 + (DOTS | WIDE): return avx2_rows(t, out, r, &c, 7, DOTS | WIDE);
     default: return avx2_rows(t, out, r, &c, r->width, outputs);
     }
 }
@@ -832,7 +876,8 @@ static PyObject *screened(PyObject *module, PyObject *args)
                                 call.rows.table_width, first_refused)) {
         /* The vector path computes every byte's key as a card's: bytes from 52 up (the
          * jokers a first_refused above 52 lets through) add nothing only in the tables. */
-        int vector = isa == ISA_AVX2 && call.tables->vector_layout && !call.out.dots
+        int vector = isa == ISA_AVX2 && call.tables->vector_layout
+                     && (!call.out.dots || call.tables->vector_dots)
                      && first_refused <= 52 && call.rows.count <= INT32_MAX; /* flush_rows */
         Py_BEGIN_ALLOW_THREADS
         if (vector)

@@ -29,6 +29,7 @@ typedef struct {
     int dots_shift;
     uint64_t dots_mask;
     int vector_layout; /* the key layout the vector kernels compute (``vector_layout``) */
+    int vector_dots;   /* ... and the dots too (``vector_dots``) */
 } Tables;
 
 static inline uint64_t key_sum(const Tables *t, const uint8_t *row, Py_ssize_t width)

@@ -114,16 +114,18 @@ def test_a_bad_card_in_a_later_chunk_answers_as_it_did() -> None:
 
 
 @pytest.mark.parametrize(
-    ("game", "hand", "table"), [(Game.POKER_HIGH, 7, 0), (Game.GROCERY_STORE_DOTS, 7, 0)]
+    ("game", "hand", "table"),
+    [(Game.POKER_HIGH, 7, 0), (Game.GROCERY_STORE_DOTS, 7, 0), (Game.HIGH_CARD, 5, 5)],
 )
-def test_an_empty_batch_or_another_game_is_written_after_as_ever(
+def test_an_empty_batch_or_a_game_without_the_one_pass_is_written_after_as_ever(
     game: Game, hand: int, table: int
 ) -> None:
     for count in (0, 50):
         hands, board = deals(count, hand, table, seed=count)
         in_place, after, went_in_place = replies(game, hands, board)
         assert in_place == after
-        assert went_in_place == (count > 0 and game == Game.POKER_HIGH)
+        assert went_in_place == (count > 0 and GAMES[game].screened_batch is not None)
+    assert (GAMES[game].screened_batch is None) == (game == Game.HIGH_CARD)
 
 
 def test_a_reply_lends_its_columns_until_every_view_is_gone() -> None:
