@@ -10,29 +10,43 @@ beside the server as the k8s ``front`` container runs it and calls through it, a
 /metrics from the host, then ``docker stop`` (SIGTERM) must end in a clean drain: exit 0
 after the ``draining`` and ``stop`` log lines.
 
-It all runs as one test so that xdist never builds or starts the image twice at once.
-Where Docker cannot run it skips and says why; under ``CI=true`` it fails instead.
+The TLS pair of docs/tls.md ("Docker") runs as printed there, read from the document: on
+Docker's default bridge network, its ports published on the host's loopback, the server
+container on its own loopback and the front (``python -m service.front``, nghttpx ending
+mutual TLS) in its network namespace, with certificates made for the test
+(``benchmarks.authority``) mounted read-only.
+
+Under xdist the two tests never build or run the image at once: the build script takes a
+lock (a second build reuses every layer), and each test holds ``docker_turn`` while its
+containers run. Where Docker cannot run they skip and say why; under ``CI=true`` they fail
+instead.
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
+import shlex
 import shutil
 import socket
 import subprocess
+import tempfile
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import grpc
 import pytest
 from grpc_health.v1 import health_pb2
-from handeval_client import HandevalClient
+from handeval_client import HandevalClient, HandevalError
 from handeval_client.gen.handeval.v1 import handeval_pb2 as pb
 from prometheus_client.parser import text_string_to_metric_families
 
+from benchmarks.authority import Authority
+from service.server.tls import client_credentials
 from tests.conftest import ROOT, health_status, unavailable
 from tests.integration.test_metrics_http import scrape
 
@@ -47,6 +61,9 @@ WORKERS = 2
 """Worker processes (the default is one per CPU): the drain of several is the harder path."""
 CONTEXT_LIMIT_BYTES = 5_000_000
 """The package sources are about 1 MB; protos/node_modules alone would be 93 MB."""
+TURN_LOCK = Path(tempfile.gettempdir()) / "handeval-e2e-docker.lock"
+TURN_SECONDS = 600.0
+"""How long a test waits for the other's containers to go: each takes well under a minute."""
 
 
 def docker_unavailable() -> str | None:
@@ -181,7 +198,23 @@ def through_the_images_front(name: str, port: int) -> int:
 
 
 @pytest.fixture
-def container(image: str) -> Iterator[tuple[str, int, int]]:
+def docker_turn() -> Iterator[None]:
+    """This test's turn to run containers: xdist workers take turns (a file lock), so two
+    sets of the image's containers never share the machine's CPUs at once."""
+    with TURN_LOCK.open("w") as lock:
+        deadline = time.monotonic() + TURN_SECONDS
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                assert time.monotonic() < deadline, f"{TURN_LOCK} held for {TURN_SECONDS} s"
+                time.sleep(0.5)
+        yield  # closing the file lets the lock go
+
+
+@pytest.fixture
+def container(image: str, docker_turn: None) -> Iterator[tuple[str, int, int]]:
     """The image running as deployed, on loopback ports: (name, gRPC port, metrics port)."""
     name = f"handeval-e2e-{os.getpid()}"
     port, metrics_port = free_port(), free_port()
@@ -234,3 +267,102 @@ def test_image_runs_read_only_as_non_root_serves_and_drains_on_sigterm(
     assert len(drains) == WORKERS + 1 and drains[0]["signal"] == "SIGTERM", logged
     assert [event["event"] for event in logged].count("stop") == WORKERS + 1, logged
     assert logged[-1]["event"] == "stop" and logged[-1]["clean"] is True, logged
+
+
+TLS_DOC = ROOT / "docs" / "tls.md"
+
+
+def documented_tls_pair() -> list[list[str]]:
+    """docs/tls.md's two ``docker run`` commands (its "Docker" section), each as the
+    arguments after ``docker``, split as the shell splits them (``$PWD`` left as printed)."""
+    section = re.search(r"^## Docker\n(.*?)^## ", TLS_DOC.read_text(), flags=re.M | re.S)
+    assert section, f"{TLS_DOC} has no Docker section"
+    [block] = re.findall(r"^```sh\n(.*?)^```", section.group(1), flags=re.M | re.S)
+    lines = block.replace("\\\n", " ").splitlines()
+    commands = [shlex.split(line) for line in lines if line.strip()]
+    assert [command[:2] for command in commands] == [["docker", "run"]] * 2, block
+    return [command[1:] for command in commands]
+
+
+def wait_serving_through_tls(target: str, credentials: grpc.ChannelCredentials, front: str) -> None:
+    """Until a health Check through the TLS front answers SERVING, each on a new channel
+    (one channel's reconnect backoff would stretch the wait); fails with the front's log."""
+    deadline = time.monotonic() + FRONT_SECONDS
+    while True:
+        with HandevalClient(target, credentials=credentials, timeout=2, retries=False) as probe:
+            try:
+                if probe.health() == "SERVING":
+                    return
+            except HandevalError:
+                pass
+        assert time.monotonic() < deadline, docker("logs", front).stderr[-3000:]
+        time.sleep(0.2)
+
+
+def test_documented_tls_pair_serves_mutual_tls_and_refuses_a_client_without_a_certificate(
+    image: str, docker_turn: None, tmp_path: Path
+) -> None:
+    """docs/tls.md's Docker pair, run as printed (only the names, the host ports, the
+    certificates' folder and the image's tag are the test's): a client with a certificate
+    the CA signed is served through the front over mutual TLS and its call reaches the
+    server; a client without one is refused (UNAVAILABLE) and nothing reaches the server.
+    The server's HEALTHCHECK says healthy on its loopback port, which is all it listens on:
+    from outside the pod only the front's port answers."""
+    authority = Authority("handeval e2e CA")
+    tls = tmp_path / "tls"
+    tls.mkdir()
+    authority.issue("handeval", server=True).write(tls, "tls")
+    (tls / "ca.crt").write_bytes(authority.pem)
+    tls.chmod(0o755)
+    for file in tls.iterdir():
+        file.chmod(0o644)  # the image runs as UID 10001, not the files' owner
+    client = authority.issue("game-server", server=False)
+
+    name, front = f"handeval-e2e-tls-{os.getpid()}", f"handeval-e2e-tls-front-{os.getpid()}"
+    port, metrics_port = free_port(), free_port()
+    here = {
+        "handeval": name,
+        "handeval-front": front,
+        "container:handeval": f"container:{name}",
+        "50051:50051": f"127.0.0.1:{port}:50051",
+        "9464:9464": f"127.0.0.1:{metrics_port}:9464",
+        "$PWD/tls:/etc/handeval/tls:ro": f"{tls}:/etc/handeval/tls:ro",
+        "handeval:0.1.0": image,
+    }
+    documented = documented_tls_pair()
+    printed = {argument for command in documented for argument in command}
+    assert here.keys() <= printed, f"no longer in {TLS_DOC}: {sorted(here.keys() - printed)}"
+    try:
+        for command in documented:
+            started = docker(*[here.get(argument, argument) for argument in command])
+            assert started.returncode == 0, started.stderr
+        wait_healthy(name)
+        assert state(front).get("Health") is None  # --no-healthcheck
+
+        target = f"127.0.0.1:{port}"
+        served = client_credentials(ca=authority.pem, cert=client.cert, key=client.key)
+        wait_serving_through_tls(target, served, front)
+        with HandevalClient(target, credentials=served, timeout=10) as caller:
+            evaluation = caller.evaluate("tonk", "5h 6h 7h Kd 2c")
+        assert evaluation.game == pb.GAME_TONK and evaluation.tonk.deadwood == 12
+        assert evaluations_counted(metrics_port) == 1
+
+        without = client_credentials(ca=authority.pem)
+        with (
+            HandevalClient(target, credentials=without, timeout=5, retries=False) as stranger,
+            pytest.raises(HandevalError) as refused,
+        ):
+            stranger.evaluate("tonk", "5h 6h 7h Kd 2c")
+        assert refused.value.code is grpc.StatusCode.UNAVAILABLE, refused.value
+        assert evaluations_counted(metrics_port) == 1
+
+        inspected = docker("inspect", "--format", "{{.NetworkSettings.IPAddress}}", name)
+        address = inspected.stdout.strip()
+        assert address, inspected
+        with socket.create_connection((address, 50051), timeout=5):
+            pass  # the front listens on every interface of the pod
+        with pytest.raises(ConnectionRefusedError):
+            socket.create_connection((address, 50052), timeout=5).close()
+    finally:
+        docker("rm", "--force", front)
+        docker("rm", "--force", name)

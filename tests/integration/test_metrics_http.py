@@ -18,6 +18,7 @@ import pytest
 from handeval_client import evaluate_request
 from handeval_client.gen.handeval.v1 import handeval_pb2_grpc as pb_grpc
 
+from benchmarks.authority import Authority, Issued
 from benchmarks.hostile_requests import cpu_seconds, status_kib
 from service.server.metrics_http import (
     MAX_CONNECTIONS,
@@ -26,7 +27,7 @@ from service.server.metrics_http import (
     SCRAPES_PER_S,
 )
 from tests.conftest import ServerProcess
-from tests.integration.test_tls import Authority, Issued, start_tls
+from tests.integration.test_tls import start_tls
 
 HALF_OPEN = 300
 THREAD_MARGIN = 2
