@@ -578,7 +578,7 @@ put_step(const Out *out, const Hash256 *h, Py_ssize_t i, __m256i classes, __m256
     }
 }
 
-#define BLOCK_STEPS 4 /* steps of eight rows whose table reads are in flight together */
+#define BLOCK_STEPS 6 /* steps of eight rows whose table reads are in flight together */
 #define FLUSH_ROWS 64 /* rows with a flush noted before they are scored again */
 
 /* By a step's flush lanes (bits), the rows those lanes hold (LANE_ORDER), packed from byte
