@@ -77,13 +77,9 @@ def _pump(stream: IO[str], throttle: Throttle) -> None:
         converted = front_line(raw)
         if converted is None:
             continue
-        line, kind = converted
-        if kind is not None:
-            dropped = throttle.admit(kind)
-            if dropped is None:
-                continue
-            if dropped:
-                line = line[:-1] + f', "suppressed": {dropped}}}'
+        line = throttle.let_through(*converted)
+        if line is None:
+            continue
         with _WRITE:
             sys.stderr.write(line + "\n")
             sys.stderr.flush()

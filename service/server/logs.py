@@ -80,6 +80,18 @@ class Throttle:
             dropped, state[2] = int(state[2]), 0
             return dropped
 
+    def let_through(self, line: str, kind: str | None) -> str | None:
+        """A JSON-object ``line`` as it is to be written, or None to drop it: a line of no
+        ``kind`` always passes; the first of a kind let out after some were dropped says
+        how many (``suppressed``). The server's stderr and the front's lines go through
+        it alike."""
+        if kind is None:
+            return line
+        dropped = self.admit(kind)
+        if dropped is None:
+            return None
+        return json.dumps(json.loads(line) | {"suppressed": dropped}) if dropped else line
+
 
 class JsonLines(logging.Formatter):
     """A record as one JSON object on one line."""
@@ -207,13 +219,9 @@ def capture_stderr(core_logs: str) -> Callable[[], None]:
                                          core_logs)  # fmt: skip
                 if captured is None:
                     continue
-                line, kind = captured
-                if kind is not None:
-                    dropped = throttle.admit(kind)
-                    if dropped is None:
-                        continue
-                    if dropped:
-                        line = json.dumps(json.loads(line) | {"suppressed": dropped})
+                line = throttle.let_through(*captured)
+                if line is None:
+                    continue
                 with lock:
                     real.write(line + "\n")
 

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import json
 import logging
+import time
+
+import pytest
 
 from service.server.logs import MAX_LINE_CHARS, JsonLines, Throttle, captured_line
 
@@ -14,6 +17,23 @@ def test_a_throttle_lets_out_its_lines_a_second_and_reports_the_dropped_ones() -
     throttle = Throttle(per_second=2)
     assert [throttle.admit("k") for _ in range(4)] == [0, 0, None, None]
     assert throttle.admit("other") == 0, "each key has its own count"
+
+
+def test_the_first_line_let_through_after_drops_says_how_many_were_suppressed(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [100.0]
+    monkeypatch.setattr(time, "monotonic", lambda: now[0])
+    throttle = Throttle(per_second=1)
+    line = json.dumps({"event": "stderr", "line": "boom"})
+    assert throttle.let_through(line, "k") == line
+    assert [throttle.let_through(line, "k") for _ in range(3)] == [None, None, None]
+    assert throttle.let_through(line, None) == line, "a line of no kind always passes"
+    now[0] += 1.0
+    assert json.loads(throttle.let_through(line, "k") or "") == {
+        "event": "stderr", "line": "boom", "suppressed": 3,
+    }  # fmt: skip
+    assert throttle.let_through(line, "other") == line
 
 
 def test_a_record_is_one_json_line_with_its_event_and_fields() -> None:
