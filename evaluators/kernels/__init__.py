@@ -9,7 +9,8 @@ A build without the compiled modules fails on this package's import, naming the 
 nothing falls back to numpy silently.
 
 Instruction-set paths (docs/kernels.md): the poker kernel scores eight hands a step in
-AVX2 registers where the CPU has AVX2 and BMI2, else one hand at a time ("scalar"); the
+AVX2 registers where the CPU has AVX2 and BMI2, else one hand at a time ("scalar"), and
+the discard games' kernel sums eight hands a step where the CPU has AVX2; the
 choice is made at run time, once per process, and ``HANDEVAL_KERNEL_ISA`` (``ISA_VARIABLE``)
 forces one (a path this CPU or build does not run is a ValueError at import, naming the
 variable). ``kernel_isa()`` says which path is in use: the server logs it and labels a
@@ -33,19 +34,26 @@ except ImportError as missing:  # pragma: no cover - only a broken install gets 
 ISA_VARIABLE = "HANDEVAL_KERNEL_ISA"
 
 
+def set_isa(name: str) -> str:
+    """Force the path ``name`` on every kernel that has paths (the poker and the discard
+    kernels); ValueError, naming the variable and the paths this CPU runs, for a path it
+    does not run. Returns the path in use."""
+    try:
+        _poker.set_isa(name)
+    except ValueError:
+        raise ValueError(
+            f"{ISA_VARIABLE}={name!r}: this CPU and build run {', '.join(_poker.isas())}"
+        ) from None
+    _points.set_isa(name if name in _points.isas() else "scalar")
+    return _poker.isa()
+
+
 def choose_isa(environ: Mapping[str, str] = os.environ) -> str:
     """Take the path ``environ[ISA_VARIABLE]`` names (unset or empty: the fastest this CPU
     runs, already chosen); the path in use. ValueError, naming the variable and the paths
     this CPU runs, for any other name."""
     wanted = environ.get(ISA_VARIABLE, "").strip().lower()
-    if wanted:
-        try:
-            _poker.set_isa(wanted)
-        except ValueError:
-            raise ValueError(
-                f"{ISA_VARIABLE}={wanted!r}: this CPU and build run {', '.join(_poker.isas())}"
-            ) from None
-    return _poker.isa()
+    return set_isa(wanted) if wanted else _poker.isa()
 
 
 def kernel_isa() -> str:
@@ -66,4 +74,5 @@ __all__ = [
     "_tonk",
     "choose_isa",
     "kernel_isa",
+    "set_isa",
 ]

@@ -12,6 +12,11 @@
 #include "_buffers.h"
 #include "_checks.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define HAVE_X86_VECTORS 1
+#endif
+
 #define CARD_BYTES 256
 #define SUMS 65536
 #define DECK 52
@@ -78,6 +83,181 @@ kept_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
     }
 }
 
+/* The instruction-set paths (docs/kernels.md), chosen with the poker kernel's
+ * (``evaluators.kernels.choose_isa`` sets both): ``discard_totals`` takes the AVX2 loop
+ * (``avx2_totals``: eight rows a step) where the CPU has AVX2 and the values are a rank's
+ * (the same for every suit, 0 for every other byte), else the plain loop. */
+enum { ISA_AVX2, ISA_SCALAR, ISA_COUNT };
+static const char *const ISA_NAMES[ISA_COUNT] = {"avx2", "scalar"};
+static int isa_runs[ISA_COUNT] = {0, 1};
+static int isa = ISA_SCALAR;
+
+#ifdef HAVE_X86_VECTORS
+/* Whether ``values`` are a rank's: the same for the four cards of a rank, 0 past the deck
+ * (the vector loop reads them by rank, every byte from 52 up as no card). */
+static int values_by_rank(const uint16_t *values)
+{
+    for (int card = 0; card < CARD_BYTES; card++)
+        if (values[card] != (card < DECK ? values[card & ~3] : 0))
+            return 0;
+    return 1;
+}
+
+/* The constants of a step: per 16-byte lane, two rows of ``width`` bytes a qword each
+ * (``rows``), 0xFF past the width (``pad``); by rank + 1 (0 and 14-15: no card) the rank's
+ * bit in ranks 0-7 or 8-12, and its value's low and high byte. */
+typedef struct {
+    __m256i hand_rows, hand_pad, table_rows, table_pad, bit_low, bit_high, value_low, value_high;
+} Totals256;
+
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+lane_pattern(const uint8_t pattern[16])
+{
+    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pattern));
+}
+
+__attribute__((target("avx2"))) static void
+load_totals(Totals256 *v, const uint16_t *values, Py_ssize_t hand_size, Py_ssize_t table_size)
+{
+    uint8_t rows[2][16], pad[2][16], planes[4][16] = {{0}};
+    const Py_ssize_t widths[2] = {hand_size, table_size};
+    for (int k = 0; k < 2; k++)
+        for (int j = 0; j < 8; j++) {
+            rows[k][j] = (uint8_t)(j < widths[k] ? j : 0x80);
+            rows[k][8 + j] = (uint8_t)(j < widths[k] ? widths[k] + j : 0x80);
+            pad[k][j] = pad[k][8 + j] = (uint8_t)(j < widths[k] ? 0 : 0xFF);
+        }
+    for (int rank = 0; rank < 13; rank++) {
+        planes[0][rank + 1] = (uint8_t)(rank < 8 ? 1 << rank : 0);
+        planes[1][rank + 1] = (uint8_t)(rank < 8 ? 0 : 1 << (rank - 8));
+        planes[2][rank + 1] = (uint8_t)(values[4 * rank] & 0xff);
+        planes[3][rank + 1] = (uint8_t)(values[4 * rank] >> 8);
+    }
+    v->hand_rows = lane_pattern(rows[0]);
+    v->hand_pad = lane_pattern(pad[0]);
+    v->table_rows = lane_pattern(rows[1]);
+    v->table_pad = lane_pattern(pad[1]);
+    v->bit_low = lane_pattern(planes[0]);
+    v->bit_high = lane_pattern(planes[1]);
+    v->value_low = lane_pattern(planes[2]);
+    v->value_high = lane_pattern(planes[3]);
+}
+
+/* Four rows from ``p`` (two to each 128-bit lane) a qword each, as rank + 1 a byte: 0 past
+ * the width, 14 for any byte from 52 up (no card). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+rank_bytes(const uint8_t *p, Py_ssize_t width, __m256i rows, __m256i pad)
+{
+    __m256i x = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
+    x = _mm256_min_epu8(_mm256_or_si256(_mm256_shuffle_epi8(x, rows), pad),
+                        _mm256_set1_epi8(52));
+    x = _mm256_and_si256(_mm256_srli_epi16(x, 2), _mm256_set1_epi8(0x3f)); /* borrowed bits */
+    return _mm256_add_epi8(x, _mm256_set1_epi8(1));
+}
+
+/* Each qword's bytes OR-ed, in every byte of it. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+any_of_row(__m256i x)
+{
+    x = _mm256_or_si256(x, _mm256_srli_epi64(x, 32));
+    x = _mm256_or_si256(x, _mm256_srli_epi64(x, 16));
+    x = _mm256_or_si256(x, _mm256_srli_epi64(x, 8));
+    const __m256i first = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8,
+                                           0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
+    return _mm256_shuffle_epi8(x, first);
+}
+
+/* Four rows' kept sums, a qword each: the values of the hand cards whose rank bit is not
+ * in ``shown_low``/``shown_high`` (a row's shown ranks in every byte of its qword). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+kept_sums(const Totals256 *v, __m256i hand, __m256i shown_low, __m256i shown_high)
+{
+    __m256i shown = _mm256_or_si256(
+        _mm256_and_si256(_mm256_shuffle_epi8(v->bit_low, hand), shown_low),
+        _mm256_and_si256(_mm256_shuffle_epi8(v->bit_high, hand), shown_high));
+    __m256i kept = _mm256_cmpeq_epi8(shown, _mm256_setzero_si256());
+    __m256i low = _mm256_and_si256(_mm256_shuffle_epi8(v->value_low, hand), kept);
+    __m256i high = _mm256_and_si256(_mm256_shuffle_epi8(v->value_high, hand), kept);
+    return _mm256_add_epi64(_mm256_sad_epu8(low, _mm256_setzero_si256()),
+                            _mm256_slli_epi64(_mm256_sad_epu8(high, _mm256_setzero_si256()), 8));
+}
+
+/* ``kept_totals`` eight rows a step from row 0, the sums in vector registers (a byte table
+ * of each rank's bit and value, looked up by ``pshufb``; a row's shown ranks OR-ed across
+ * its qword; its kept values summed by ``psadbw``), their figures read one row at a time.
+ * Returns the rows done: the plain loop takes the rest (at most the last 13). */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) Py_ssize_t
+avx2_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
+            Py_ssize_t table_size)
+{
+    Totals256 v;
+    load_totals(&v, t.values, hand_size, table_size);
+    __m256i shown_low = _mm256_setzero_si256(), shown_high = _mm256_setzero_si256();
+    if (!per_hand) {
+        uint16_t shown = shown_ranks(t.tables, table_size);
+        shown_low = _mm256_set1_epi8((char)(shown & 0xff));
+        shown_high = _mm256_set1_epi8((char)(shown >> 8));
+    }
+    /* Steps while each 16-byte load (from row i + 6 of the hands, and of the tables) stays
+     * in the batch. */
+    Py_ssize_t steps = count * hand_size < 16 + 6 * hand_size
+                           ? 0 : (count * hand_size - 16) / hand_size - 6 + 1;
+    if (per_hand) {
+        Py_ssize_t table_steps = count * table_size < 16 + 6 * table_size
+                                     ? 0 : (count * table_size - 16) / table_size - 6 + 1;
+        steps = table_steps < steps ? table_steps : steps;
+    }
+    if (steps > count - 7)
+        steps = count - 7;
+    uint64_t sums[8];
+    Py_ssize_t i = 0;
+    for (; i < steps; i += 8) {
+        const uint8_t *hand = t.hands + i * hand_size;
+        __m256i first = rank_bytes(hand, hand_size, v.hand_rows, v.hand_pad);
+        __m256i second = rank_bytes(hand + 4 * hand_size, hand_size, v.hand_rows, v.hand_pad);
+        if (per_hand) {
+            const uint8_t *table = t.tables + i * table_size;
+            __m256i low[2], high[2];
+            for (int half = 0; half < 2; half++) {
+                __m256i ranks = rank_bytes(table + 4 * half * table_size, table_size,
+                                           v.table_rows, v.table_pad);
+                low[half] = any_of_row(_mm256_shuffle_epi8(v.bit_low, ranks));
+                high[half] = any_of_row(_mm256_shuffle_epi8(v.bit_high, ranks));
+            }
+            _mm256_storeu_si256((__m256i *)sums, kept_sums(&v, first, low[0], high[0]));
+            _mm256_storeu_si256((__m256i *)(sums + 4), kept_sums(&v, second, low[1], high[1]));
+        } else {
+            _mm256_storeu_si256((__m256i *)sums, kept_sums(&v, first, shown_low, shown_high));
+            _mm256_storeu_si256((__m256i *)(sums + 4),
+                                kept_sums(&v, second, shown_low, shown_high));
+        }
+        for (int k = 0; k < 8; k++) {
+            uint16_t sum = (uint16_t)sums[k];
+            t.out_strength[i + k] = t.strengths[sum];
+            t.out_low[i + k] = t.lows[sum];
+            t.out_head[i + k] = t.heads[sum];
+            t.out_instant[i + k] = t.instants[sum];
+        }
+    }
+    return i;
+}
+#endif
+
+#ifdef HAVE_X86_VECTORS
+/* ``avx2_totals`` with the discard games' shapes constant (3 or 5 cards, 4, 5 or 7 on the
+ * table); the rows it leaves for the plain loop. */
+__attribute__((target("avx2"))) static Py_ssize_t
+vector_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand, Py_ssize_t table)
+{
+    switch (hand * 16 + table) {
+    case 3 * 16 + 4: return avx2_totals(t, count, per_hand, 3, 4);
+    case 3 * 16 + 5: return avx2_totals(t, count, per_hand, 3, 5);
+    case 5 * 16 + 7: return avx2_totals(t, count, per_hand, 5, 7);
+    default: return avx2_totals(t, count, per_hand, hand, table);
+    }
+}
+#endif
+
 #define TOTALS_WITH_TABLE(t, count, per_hand, hand)                                     \
     switch (per_hand ? table_size : -1) {                                                \
     case 4: kept_totals(t, count, 1, hand, 4); break;                                    \
@@ -131,6 +311,19 @@ discard_totals(PyObject *module, PyObject *args)
                      out_strength, out_low, out_head, out_instant};
     Py_BEGIN_ALLOW_THREADS
     int per_hand = tables != 1;
+#ifdef HAVE_X86_VECTORS
+    if (isa == ISA_AVX2 && hand_size <= 8 && table_size <= 8 && values_by_rank(values)) {
+        Py_ssize_t done = vector_totals(totals, count, per_hand, hand_size, table_size);
+        totals.hands += done * hand_size;
+        if (per_hand)
+            totals.tables += done * table_size;
+        totals.out_strength += done;
+        totals.out_low += done;
+        totals.out_head += done;
+        totals.out_instant += done;
+        count -= done;
+    }
+#endif
     switch (hand_size) {
     case 3: TOTALS_WITH_TABLE(totals, count, per_hand, 3); break;
     case 5: TOTALS_WITH_TABLE(totals, count, per_hand, 5); break;
@@ -211,8 +404,60 @@ fail:
     return NULL;
 }
 
+PyDoc_STRVAR(isa_doc,
+"isa() -> str\n\n"
+"The instruction-set path ``discard_totals`` takes: 'avx2' or 'scalar'.");
+
+static PyObject *get_isa(PyObject *module, PyObject *unused)
+{
+    return PyUnicode_FromString(ISA_NAMES[isa]);
+}
+
+PyDoc_STRVAR(isas_doc,
+"isas() -> tuple[str, ...]\n\n"
+"The paths this CPU and build run, the fastest first (what ``isa`` starts as).");
+
+static PyObject *get_isas(PyObject *module, PyObject *unused)
+{
+    PyObject *names = PyTuple_New(0);
+    for (int k = 0; names && k < ISA_COUNT; k++) {
+        if (!isa_runs[k])
+            continue;
+        PyObject *name = PyUnicode_FromString(ISA_NAMES[k]);
+        if (!name || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
+            Py_XDECREF(name);
+            Py_XDECREF(names);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
+    }
+    return names;
+}
+
+PyDoc_STRVAR(set_isa_doc,
+"set_isa(name) -> str\n\n"
+"Take the path ``name`` ('avx2' or 'scalar') for this process; ValueError for a path this\n"
+"CPU or build does not run. Returns the name.");
+
+static PyObject *set_isa(PyObject *module, PyObject *arg)
+{
+    const char *name = PyUnicode_AsUTF8(arg);
+    if (name == NULL)
+        return NULL;
+    for (int k = 0; k < ISA_COUNT; k++)
+        if (isa_runs[k] && strcmp(name, ISA_NAMES[k]) == 0) {
+            isa = k;
+            return PyUnicode_FromString(ISA_NAMES[k]);
+        }
+    PyErr_Format(PyExc_ValueError, "no instruction-set path %R here", arg);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"discard_totals", discard_totals, METH_VARARGS, discard_totals_doc},
+    {"isa", get_isa, METH_NOARGS, isa_doc},
+    {"isas", get_isas, METH_NOARGS, isas_doc},
+    {"set_isa", set_isa, METH_O, set_isa_doc},
     {"checks_survived", checks_survived, METH_VARARGS, checks_survived_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -230,5 +475,11 @@ PyInit__points(void)
 {
     for (int card = 0; card < DECK; card++)
         rank_bits[card] = (uint16_t)(1u << (card >> 2));
+#ifdef HAVE_X86_VECTORS
+    __builtin_cpu_init();
+    isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2");
+#endif
+    for (isa = 0; !isa_runs[isa]; isa++)
+        ; /* the fastest this CPU runs: ISA_SCALAR always does */
     return PyModuleDef_Init(&module);
 }

@@ -29,10 +29,21 @@ from evaluators.games import (
 )
 from evaluators.games.tonk import deadwood
 from evaluators.inputs import Game, Options
-from evaluators.kernels import _not_poker, _points, _tonk
+from evaluators.kernels import _not_poker, _points, _tonk, kernel_isa, set_isa
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from tests.unit.batch_dtypes import has_batch_dtypes
+
+
+@pytest.fixture(params=_points.isas())
+def points_isa(request: pytest.FixtureRequest) -> Any:
+    """The discard kernel's path forced for the test (each this CPU runs: the AVX2 loop
+    takes values that are a rank's, the plain loop every other), the one before put back."""
+    before = kernel_isa()
+    set_isa(request.param)
+    yield request.param
+    set_isa(before)
+
 
 Matrix = npt.NDArray[np.uint8]
 Batch = Callable[[Matrix, Matrix, Options], BatchResult]
@@ -112,7 +123,9 @@ def test_compiled_batch_equals_numpy_on_five_million_more_full_deals(game: Game)
 
 
 @pytest.mark.parametrize("game", DISCARD_GAMES)
-def test_discard_kernel_equals_numpy_at_every_size_with_padding_anywhere(game: Game) -> None:
+def test_discard_kernel_equals_numpy_at_every_size_with_padding_anywhere(
+    game: Game, points_isa: str
+) -> None:
     kernel, reference = batches(game)
     rules = GAMES[game]
     for hand_size in range(rules.hand_min, rules.hand_max + 1):
@@ -124,7 +137,7 @@ def test_discard_kernel_equals_numpy_at_every_size_with_padding_anywhere(game: G
                 assert_same(kernel(hands, shared, NO_OPTIONS), reference(hands, shared, NO_OPTIONS))
 
 
-def test_hands_that_run_out_are_instant_wins_in_the_kernel_too() -> None:
+def test_hands_that_run_out_are_instant_wins_in_the_kernel_too(points_isa: str) -> None:
     kernel, reference = batches(Game.NUMBERS)
     hands = np.array([[0, 4, EMPTY], [1, 5, 9]], dtype=np.uint8)  # 2c 3c / 2d 3d 4d
     table = np.array([[2, 6, 48]], dtype=np.uint8)  # 2h 3h Ac
@@ -267,7 +280,7 @@ def test_tonk_spades_kernel_equals_numpy_on_200_000_more_hands_of_every_size(ace
 
 
 @pytest.mark.parametrize("game", DISCARD_GAMES)
-def test_discard_kernel_equals_numpy_on_random_bytes(game: Game) -> None:
+def test_discard_kernel_equals_numpy_on_random_bytes(game: Game, points_isa: str) -> None:
     """Any byte, unvalidated (jokers, repeats, non-cards): a byte with no rank shows and
     keeps nothing in both, so the two agree on every row."""
     kernel, reference = batches(game)

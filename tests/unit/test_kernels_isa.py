@@ -20,7 +20,7 @@ from evaluators import poker
 from evaluators.cards import EMPTY, JOKER_2
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Options
-from evaluators.kernels import ISA_VARIABLE, _poker, choose_isa, kernel_isa
+from evaluators.kernels import ISA_VARIABLE, _points, _poker, choose_isa, kernel_isa, set_isa
 from tests.unit.test_kernels_poker import (
     NO_TABLE,
     every_hand,
@@ -39,9 +39,10 @@ def isa(request: pytest.FixtureRequest) -> Iterator[str]:
     name: str = request.param
     if name not in _poker.isas():
         pytest.skip(f"this CPU or build has no {name} path (it runs {_poker.isas()})")
-    before = _poker.set_isa(name)
+    before = kernel_isa()
+    set_isa(name)
     yield name
-    _poker.set_isa(before)
+    set_isa(before)
 
 
 def screened(
@@ -167,12 +168,13 @@ def test_the_switch_forces_a_path_and_names_itself_in_its_errors() -> None:
     try:
         for name in _poker.isas():
             assert choose_isa({ISA_VARIABLE: f" {name.upper()} "}) == name == kernel_isa()
+            assert _points.isa() == (name if name in _points.isas() else "scalar")
         assert choose_isa({}) == kernel_isa()
         with pytest.raises(ValueError, match=ISA_VARIABLE):
             choose_isa({ISA_VARIABLE: "sse9"})
         with pytest.raises(ValueError, match="no 'sse9' kernel path"):
             _poker.set_isa("sse9")
     finally:
-        _poker.set_isa(before)
-    assert _poker.isas()[-1] == "scalar"
+        set_isa(before)
+    assert _poker.isas()[-1] == _points.isas()[-1] == "scalar"
     assert _poker.isa() in _poker.isas()
