@@ -11,6 +11,7 @@
 
 #include "_buffers.h"
 #include "_checks.h"
+#include "_isa.h"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -87,10 +88,6 @@ kept_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
  * (``evaluators.kernels.choose_isa`` sets both): ``discard_totals`` takes the AVX2 loop
  * (``avx2_totals``: eight rows a step) where the CPU has AVX2 and the values are a rank's
  * (the same for every suit, 0 for every other byte), else the plain loop. */
-enum { ISA_AVX2, ISA_SCALAR, ISA_COUNT };
-static const char *const ISA_NAMES[ISA_COUNT] = {"avx2", "scalar"};
-static int isa_runs[ISA_COUNT] = {0, 1};
-static int isa = ISA_SCALAR;
 
 #ifdef HAVE_X86_VECTORS
 /* Whether ``values`` are a rank's: the same for the four cards of a rank, 0 past the deck
@@ -404,60 +401,9 @@ fail:
     return NULL;
 }
 
-PyDoc_STRVAR(isa_doc,
-"isa() -> str\n\n"
-"The instruction-set path ``discard_totals`` takes: 'avx2' or 'scalar'.");
-
-static PyObject *get_isa(PyObject *module, PyObject *unused)
-{
-    return PyUnicode_FromString(ISA_NAMES[isa]);
-}
-
-PyDoc_STRVAR(isas_doc,
-"isas() -> tuple[str, ...]\n\n"
-"The paths this CPU and build run, the fastest first (what ``isa`` starts as).");
-
-static PyObject *get_isas(PyObject *module, PyObject *unused)
-{
-    PyObject *names = PyTuple_New(0);
-    for (int k = 0; names && k < ISA_COUNT; k++) {
-        if (!isa_runs[k])
-            continue;
-        PyObject *name = PyUnicode_FromString(ISA_NAMES[k]);
-        if (!name || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
-            Py_XDECREF(name);
-            Py_XDECREF(names);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
-    }
-    return names;
-}
-
-PyDoc_STRVAR(set_isa_doc,
-"set_isa(name) -> str\n\n"
-"Take the path ``name`` ('avx2' or 'scalar') for this process; ValueError for a path this\n"
-"CPU or build does not run. Returns the name.");
-
-static PyObject *set_isa(PyObject *module, PyObject *arg)
-{
-    const char *name = PyUnicode_AsUTF8(arg);
-    if (name == NULL)
-        return NULL;
-    for (int k = 0; k < ISA_COUNT; k++)
-        if (isa_runs[k] && strcmp(name, ISA_NAMES[k]) == 0) {
-            isa = k;
-            return PyUnicode_FromString(ISA_NAMES[k]);
-        }
-    PyErr_Format(PyExc_ValueError, "no instruction-set path %R here", arg);
-    return NULL;
-}
-
 static PyMethodDef methods[] = {
     {"discard_totals", discard_totals, METH_VARARGS, discard_totals_doc},
-    {"isa", get_isa, METH_NOARGS, isa_doc},
-    {"isas", get_isas, METH_NOARGS, isas_doc},
-    {"set_isa", set_isa, METH_O, set_isa_doc},
+    ISA_METHODS,
     {"checks_survived", checks_survived, METH_VARARGS, checks_survived_doc},
     {NULL, NULL, 0, NULL},
 };
@@ -479,7 +425,6 @@ PyInit__points(void)
     __builtin_cpu_init();
     isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2");
 #endif
-    for (isa = 0; !isa_runs[isa]; isa++)
-        ; /* the fastest this CPU runs: ISA_SCALAR always does */
+    isa_start();
     return PyModuleDef_Init(&module);
 }

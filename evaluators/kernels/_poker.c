@@ -28,6 +28,7 @@
 
 #include "_buffers.h"
 #include "_card_rules.h"
+#include "_isa.h"
 #include "_poker_tables.h"
 
 static void tables_free(PyObject *capsule)
@@ -320,9 +321,6 @@ static void rows_plain(const Tables *t, const Out *out, const Rows *r)
 
 /* The instruction-set paths, the fastest first; ``isa`` is the one in use (the best this
  * CPU runs, unless ``set_isa`` chose another). */
-enum { ISA_AVX2, ISA_SCALAR, ISA_COUNT };
-static const char *const ISA_NAMES[ISA_COUNT] = {"avx2", "scalar"};
-static int isa = ISA_SCALAR, isa_runs[ISA_COUNT] = {[ISA_SCALAR] = 1};
 
 #ifdef HAVE_X86_VECTORS
 static int has_bmi2, has_ssse3;
@@ -894,63 +892,8 @@ static PyObject *screened(PyObject *module, PyObject *args)
     return PyBool_FromLong(passed);
 }
 
-PyDoc_STRVAR(isa_doc,
-"isa() -> str\n\n"
-"The instruction-set path the batch kernels take: 'avx2' (eight hands a step in vector\n"
-"registers) or 'scalar' (one hand at a time, SSSE3 for the screen where the CPU has it).");
-
-static PyObject *get_isa(PyObject *module, PyObject *unused)
-{
-    return PyUnicode_FromString(ISA_NAMES[isa]);
-}
-
-PyDoc_STRVAR(isas_doc,
-"isas() -> tuple[str, ...]\n\n"
-"The paths this CPU and build run, the fastest first (what ``isa`` starts as).");
-
-static PyObject *get_isas(PyObject *module, PyObject *unused)
-{
-    PyObject *names = PyTuple_New(0);
-    for (int k = 0; names && k < ISA_COUNT; k++) {
-        if (!isa_runs[k])
-            continue;
-        PyObject *name = PyUnicode_FromString(ISA_NAMES[k]);
-        if (name == NULL || _PyTuple_Resize(&names, PyTuple_GET_SIZE(names) + 1) < 0) {
-            Py_XDECREF(name);
-            Py_XDECREF(names);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(names, PyTuple_GET_SIZE(names) - 1, name);
-    }
-    return names;
-}
-
-PyDoc_STRVAR(set_isa_doc,
-"set_isa(name) -> str\n\n"
-"Take the path ``name`` (one of ``isas()``) from now on, in this process; the path taken\n"
-"before. ValueError for a name this CPU or build does not run.");
-
-static PyObject *set_isa(PyObject *module, PyObject *arg)
-{
-    const char *name = PyUnicode_AsUTF8(arg);
-    if (name == NULL)
-        return NULL;
-    for (int k = 0; k < ISA_COUNT; k++) {
-        if (strcmp(name, ISA_NAMES[k]) == 0 && isa_runs[k]) {
-            PyObject *before = PyUnicode_FromString(ISA_NAMES[isa]);
-            if (before != NULL)
-                isa = k;
-            return before;
-        }
-    }
-    PyErr_Format(PyExc_ValueError, "this CPU or build has no %R kernel path", arg);
-    return NULL;
-}
-
 static PyMethodDef methods[] = {
-    {"isa", get_isa, METH_NOARGS, isa_doc},
-    {"isas", get_isas, METH_NOARGS, isas_doc},
-    {"set_isa", set_isa, METH_O, set_isa_doc},
+    ISA_METHODS,
     {"tables", tables, METH_VARARGS, tables_doc},
     {"evaluate", evaluate, METH_VARARGS, evaluate_doc},
     {"screened", screened, METH_VARARGS, screened_doc},
@@ -974,7 +917,6 @@ PyMODINIT_FUNC PyInit__poker(void)
     isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2") && has_bmi2;
     build_flush_lane_rows();
 #endif
-    for (isa = 0; !isa_runs[isa]; isa++)
-        ; /* the fastest this CPU runs: ISA_SCALAR always does */
+    isa_start();
     return PyModuleDef_Init(&module);
 }
