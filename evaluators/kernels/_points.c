@@ -85,7 +85,7 @@ kept_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
 }
 
 /* The instruction-set paths (docs/kernels.md), chosen with the poker kernel's
- * (``evaluators.kernels.choose_isa`` sets both): ``discard_totals`` takes the AVX2 loop
+ * (``evaluators.kernels.set_isa`` sets both): ``discard_totals`` takes the AVX2 loop
  * (``avx2_totals``: eight rows a step) where the CPU has AVX2 and the values are a rank's
  * (the same for every suit, 0 for every other byte), else the plain loop. */
 
