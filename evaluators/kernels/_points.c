@@ -12,11 +12,7 @@
 #include "_buffers.h"
 #include "_checks.h"
 #include "_isa.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define HAVE_X86_VECTORS 1
-#endif
+#include "_rows256.h"
 
 #define CARD_BYTES 256
 #define SUMS 65536
@@ -107,33 +103,18 @@ typedef struct {
     __m256i hand_rows, hand_pad, table_rows, table_pad, bit_low, bit_high, value_low, value_high;
 } Totals256;
 
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-lane_pattern(const uint8_t pattern[16])
-{
-    return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pattern));
-}
-
 __attribute__((target("avx2"))) static void
 load_totals(Totals256 *v, const uint16_t *values, Py_ssize_t hand_size, Py_ssize_t table_size)
 {
-    uint8_t rows[2][16], pad[2][16], planes[4][16] = {{0}};
-    const Py_ssize_t widths[2] = {hand_size, table_size};
-    for (int k = 0; k < 2; k++)
-        for (int j = 0; j < 8; j++) {
-            rows[k][j] = (uint8_t)(j < widths[k] ? j : 0x80);
-            rows[k][8 + j] = (uint8_t)(j < widths[k] ? widths[k] + j : 0x80);
-            pad[k][j] = pad[k][8 + j] = (uint8_t)(j < widths[k] ? 0 : 0xFF);
-        }
+    uint8_t planes[4][16] = {{0}};
+    row_patterns(hand_size, 0xFF, &v->hand_rows, &v->hand_pad);
+    row_patterns(table_size, 0xFF, &v->table_rows, &v->table_pad);
     for (int rank = 0; rank < 13; rank++) {
         planes[0][rank + 1] = (uint8_t)(rank < 8 ? 1 << rank : 0);
         planes[1][rank + 1] = (uint8_t)(rank < 8 ? 0 : 1 << (rank - 8));
         planes[2][rank + 1] = (uint8_t)(values[4 * rank] & 0xff);
         planes[3][rank + 1] = (uint8_t)(values[4 * rank] >> 8);
     }
-    v->hand_rows = lane_pattern(rows[0]);
-    v->hand_pad = lane_pattern(pad[0]);
-    v->table_rows = lane_pattern(rows[1]);
-    v->table_pad = lane_pattern(pad[1]);
     v->bit_low = lane_pattern(planes[0]);
     v->bit_high = lane_pattern(planes[1]);
     v->value_low = lane_pattern(planes[2]);
@@ -145,9 +126,7 @@ load_totals(Totals256 *v, const uint16_t *values, Py_ssize_t hand_size, Py_ssize
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
 rank_bytes(const uint8_t *p, Py_ssize_t width, __m256i rows, __m256i pad)
 {
-    __m256i x = _mm256_loadu2_m128i((const __m128i *)(p + 2 * width), (const __m128i *)p);
-    x = _mm256_min_epu8(_mm256_or_si256(_mm256_shuffle_epi8(x, rows), pad),
-                        _mm256_set1_epi8(52));
+    __m256i x = _mm256_min_epu8(placed(four_rows(p, width), rows, pad), _mm256_set1_epi8(52));
     x = _mm256_and_si256(_mm256_srli_epi16(x, 2), _mm256_set1_epi8(0x3f)); /* borrowed bits */
     return _mm256_add_epi8(x, _mm256_set1_epi8(1));
 }
@@ -195,17 +174,9 @@ avx2_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
         shown_low = _mm256_set1_epi8((char)(shown & 0xff));
         shown_high = _mm256_set1_epi8((char)(shown >> 8));
     }
-    /* Steps while each 16-byte load (from row i + 6 of the hands, and of the tables) stays
-     * in the batch. */
-    Py_ssize_t steps = count * hand_size < 16 + 6 * hand_size
-                           ? 0 : (count * hand_size - 16) / hand_size - 6 + 1;
-    if (per_hand) {
-        Py_ssize_t table_steps = count * table_size < 16 + 6 * table_size
-                                     ? 0 : (count * table_size - 16) / table_size - 6 + 1;
-        steps = table_steps < steps ? table_steps : steps;
-    }
-    if (steps > count - 7)
-        steps = count - 7;
+    Py_ssize_t steps = eight_row_steps(count, hand_size);
+    if (per_hand && eight_row_steps(count, table_size) < steps)
+        steps = eight_row_steps(count, table_size); /* the tables' loads stay in them too */
     uint64_t sums[8];
     Py_ssize_t i = 0;
     for (; i < steps; i += 8) {

@@ -29,6 +29,7 @@
 #include "_buffers.h"
 #include "_card_rules.h"
 #include "_isa.h"
+#include "_rows256.h"
 #include "_poker_tables.h"
 
 static void tables_free(PyObject *capsule)
@@ -479,14 +480,6 @@ gather_words(const uint16_t *table, __m256i index)
         _mm256_set1_epi32(0xffff));
 }
 
-/* Four rows (two to each 128-bit lane, as loaded) a qword each, bytes past the width set
- * to 0xFC: a byte whose rank index (``+ 1``) and suit index (``& 0x83``) both read a 0. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-placed(const Hash256 *h, __m256i x)
-{
-    return _mm256_or_si256(_mm256_shuffle_epi8(x, h->rows), h->pad);
-}
-
 /* Each qword of ``index``'s per-byte lookups in ``table`` summed, shifted by ``shift``. */
 #define PLANE(table, index, shift)                                                          \
     _mm256_slli_epi64(_mm256_sad_epu8(_mm256_shuffle_epi8(table, index),                    \
@@ -510,12 +503,6 @@ keys_of(const Hash256 *h, __m256i x, int dots)
     return key;
 }
 
-/* Rows 0-3 and 4-7 from ``p``, two to each 128-bit lane. */
-#define LOAD_ROWS(p, width, a, b)                                                            \
-    __m256i a = _mm256_loadu2_m128i((const __m128i *)((p) + 2 * (width)), (const __m128i *)(p)); \
-    __m256i b = _mm256_loadu2_m128i((const __m128i *)((p) + 6 * (width)),                    \
-                                    (const __m128i *)((p) + 4 * (width)))
-
 /* Eight rows from ``p``: their card rules' problems OR-ed into ``bad``, their perfect-hash
  * buckets and base slots, their suit counts and, with ``DOTS`` in ``outputs``, their dots. */
 __attribute__((target("avx2,bmi2"))) static inline __attribute__((always_inline)) void
@@ -523,12 +510,12 @@ hash_step(const Hash256 *h, const Rules256 *rules, int table_cards, const uint8_
           Py_ssize_t width, int outputs, __m256i *bad, __m256i *bucket, __m256i *slot,
           __m256i *suits, __m256i *dots)
 {
-    LOAD_ROWS(p, width, a, b);
+    __m256i a = four_rows(p, width), b = four_rows(p + 4 * width, width);
     *bad = _mm256_or_si256(*bad, _mm256_or_si256(problems_256(rules, a, width, table_cards),
                                                  problems_256(rules, b, width, table_cards)));
     const int dotted = outputs & DOTS;
-    __m256 first = _mm256_castsi256_ps(keys_of(h, placed(h, a), dotted));  /* rows 0-3 */
-    __m256 second = _mm256_castsi256_ps(keys_of(h, placed(h, b), dotted)); /* rows 4-7 */
+    __m256 first = _mm256_castsi256_ps(keys_of(h, placed(a, h->rows, h->pad), dotted));  /* rows 0-3 */
+    __m256 second = _mm256_castsi256_ps(keys_of(h, placed(b, h->rows, h->pad), dotted)); /* rows 4-7 */
     /* The keys' low and high dwords, in lane order: the 39-bit rank counts as two halves,
      * the suit counts above them. */
     __m256i counts_low = _mm256_castps_si256(_mm256_shuffle_ps(first, second, 0x88));
@@ -641,16 +628,9 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     h.flush = _mm256_set1_epi32((int)((t->flush_bits >> t->suit_shift) & 0xffff));
     h.base = _mm256_set1_epi32(t->strength_base);
     h.order = _mm256_setr_epi32(LANE_ORDER);
-    /* Per 16-byte lane (two rows of ``width``): qword 0 <- the first row, qword 1 <- the
-     * second; 0x80 (zero, then 0xFC by ``pad``) past the width. */
-    uint8_t rows[16], pad[16];
-    for (int j = 0; j < 8; j++) {
-        rows[j] = (uint8_t)(j < width ? j : 0x80);
-        rows[8 + j] = (uint8_t)(j < width ? width + j : 0x80);
-        pad[j] = pad[8 + j] = (uint8_t)(j < width ? 0 : 0xFC);
-    }
-    h.rows = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)rows));
-    h.pad = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pad));
+    /* A row to a qword, 0xFC past the width: a byte whose rank index (``+ 1``) and suit
+     * index (``& 0x83``) both read a 0. */
+    row_patterns(width, 0xFC, &h.rows, &h.pad);
     /* By rank + 1 (0: no card), byte b of the rank's count unit 1 << 3 * rank; by suit
      * (bit 7: no card), byte 5 or 6 of its unit 1 << 40 + 4 * suit. */
     uint8_t planes[RANK_PLANES + SUIT_PLANES][16] = {{0}};
@@ -660,22 +640,18 @@ avx2_rows(const Tables *t, const Out *out, const Rows *r, const RowCheck *c,
     for (int suit = 0; suit < 4; suit++)
         planes[RANK_PLANES + suit / 2][suit] = (uint8_t)(1 << 4 * (suit % 2));
     for (int b = 0; b < RANK_PLANES; b++)
-        h.ranks[b] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)planes[b]));
+        h.ranks[b] = lane_pattern(planes[b]);
     for (int b = 0; b < SUIT_PLANES; b++)
-        h.suits[b] = _mm256_broadcastsi128_si256(
-            _mm_loadu_si128((const __m128i *)planes[RANK_PLANES + b]));
+        h.suits[b] = lane_pattern(planes[RANK_PLANES + b]);
     uint8_t dots[16] = {0};
     for (int rank = 0; rank < 13 && t->dots_shift >= 56; rank++)
         dots[rank + 1] = (uint8_t)(t->card_keys[4 * rank] >> 56);
-    h.dots = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)dots));
+    h.dots = lane_pattern(dots);
     h.dots_shift = _mm_cvtsi32_si128(t->dots_shift - 32);
     h.dots_mask = _mm256_set1_epi32((int)t->dots_mask);
     const uint8_t *hands = r->hands;
     Py_ssize_t count = r->count, i = 0;
-    /* Steps of eight rows while the last 16-byte load (from row i + 6) stays in the batch. */
-    Py_ssize_t steps = count * width < 16 + 6 * width ? 0 : (count * width - 16) / width - 6 + 1;
-    if (steps > count - 7)
-        steps = count - 7;
+    Py_ssize_t steps = eight_row_steps(count, width);
     __m256i bad = _mm256_setzero_si256();
     /* A block's steps hashed, then all their displacement reads, then all their class
      * reads: the table reads of 32 rows in flight at once, not 8 waiting on 8. */
