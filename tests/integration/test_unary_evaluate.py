@@ -79,6 +79,8 @@ def test_a_plain_request_is_answered_as_its_spelled_out_twin_and_refused_as_the_
     bad_request = error_details_pb2.BadRequest()
     assert status.details[0].Unpack(bad_request)
     assert [v.field for v in bad_request.field_violations] == ["hand[4]"]
+    # The refused call's handled count is recorded after its status went out: wait for it
+    # too, not only for the evaluator's error count (recorded before).
     samples = scrape_until(
         port,
         lambda s: (
@@ -86,6 +88,7 @@ def test_a_plain_request_is_answered_as_its_spelled_out_twin_and_refused_as_the_
                 s, "handeval_evaluation_errors_total", game="poker_high", reason="invalid_argument"
             )
             == 1
+            and value(s, HANDLED, **rpc("Evaluate"), grpc_code="InvalidArgument") == 1
         ),
     )
     assert value(samples, "handeval_hands_evaluated_total", game="poker_high") == 2
