@@ -319,6 +319,108 @@ survived_rows(const uint64_t *restrict keys, const uint8_t *restrict hands,
     }
 }
 
+#ifdef HAVE_X86_VECTORS
+/* Whether ``order`` is a rank's: the same for the four cards of a rank, and one place for
+ * every byte from 52 up (the vector loop reads places by rank, those bytes as no card). */
+static int order_by_rank(const uint8_t *order)
+{
+    for (int card = 0; card < CARD_BYTES; card++)
+        if (order[card] != order[card < DECK ? card & ~3 : DECK])
+            return 0;
+    return 1;
+}
+
+#define HIGH_CARD_CHECKS 5
+#define NETWORK_LAYERS 5
+
+/* The constants of ``avx2_survived``: five-card rows a qword each, by rank + 1 (14: no
+ * card) the place in the check order, and the five layers of the sorting network (High
+ * Card's ``_SORT_NETWORK_5``): per layer each byte's partner and which bytes keep the max. */
+typedef struct {
+    __m256i rows, pad, places, partner[NETWORK_LAYERS], upper[NETWORK_LAYERS];
+} Checks256;
+
+__attribute__((target("avx2"))) static void
+load_checks(Checks256 *v, const uint8_t *order)
+{
+    static const int8_t layers[NETWORK_LAYERS][2][2] = {
+        {{0, 3}, {1, 4}}, {{0, 2}, {1, 3}}, {{0, 1}, {2, 4}}, {{1, 2}, {3, 4}}, {{2, 3}, {2, 3}},
+    };
+    uint8_t places[16] = {0};
+    row_patterns(HIGH_CARD_CHECKS, 0xFF, &v->rows, &v->pad);
+    for (int rank = 0; rank < 13; rank++)
+        places[rank + 1] = order[4 * rank];
+    places[14] = order[DECK];
+    v->places = lane_pattern(places);
+    for (int layer = 0; layer < NETWORK_LAYERS; layer++) {
+        uint8_t partner[16], upper[16] = {0};
+        for (int j = 0; j < 16; j++)
+            partner[j] = (uint8_t)j;
+        for (int pair = 0; pair < 2; pair++)
+            for (int base = 0; base < 16; base += 8) {
+                int low = base + layers[layer][pair][0], high = base + layers[layer][pair][1];
+                partner[low] = (uint8_t)high;
+                partner[high] = (uint8_t)low;
+                upper[high] = 0x80;
+            }
+        v->partner[layer] = lane_pattern(partner);
+        v->upper[layer] = lane_pattern(upper);
+    }
+}
+
+/* Four five-card rows from ``p``, a qword each, as their places sorted ascending in bytes
+ * 0-4: a layer of the network is each byte meeting its partner (``pshufb``), the lower
+ * of a pair keeping the min and the upper the max. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+sorted_places(const Checks256 *v, const uint8_t *p)
+{
+    __m256i x = _mm256_shuffle_epi8(v->places,
+                                    rank_bytes(p, HIGH_CARD_CHECKS, v->rows, v->pad));
+    for (int layer = 0; layer < NETWORK_LAYERS; layer++) {
+        __m256i partner = _mm256_shuffle_epi8(x, v->partner[layer]);
+        x = _mm256_blendv_epi8(_mm256_min_epu8(x, partner), _mm256_max_epu8(x, partner),
+                               v->upper[layer]);
+    }
+    return x;
+}
+
+/* Four rows' checks survived into ``out``: a row folds at the first of its sorted places
+ * below the table's (``movemask`` of the compare, a byte of bits a row), or survives all. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+four_survived(__m256i mine, __m256i theirs, uint8_t *out)
+{
+    uint32_t below = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(theirs, mine));
+    for (int k = 0; k < 4; k++)
+        out[k] = (uint8_t)__builtin_ctz((below >> (8 * k) & 0x1f) | 1u << HIGH_CARD_CHECKS);
+}
+
+/* ``survived_rows`` for five checks eight rows a step from row 0, each row's and table's
+ * places sorted in vector registers by a sorting network (a shared table's once). Returns
+ * the rows done: the plain loop takes the rest (at most the last 13). */
+__attribute__((target("avx2"))) static Py_ssize_t
+avx2_survived(const uint8_t *order, const uint8_t *hands, const uint8_t *tables, int per_hand,
+              Py_ssize_t count, uint8_t *out)
+{
+    Checks256 v;
+    load_checks(&v, order);
+    __m256i shared = _mm256_setzero_si256();
+    if (!per_hand) {
+        uint8_t copies[3 * HIGH_CARD_CHECKS + 16] = {0}; /* four_rows reads four tables */
+        for (int k = 0; k < 4; k++)
+            memcpy(copies + k * HIGH_CARD_CHECKS, tables, HIGH_CARD_CHECKS);
+        shared = sorted_places(&v, copies);
+    }
+    Py_ssize_t steps = eight_row_steps(count, HIGH_CARD_CHECKS), i = 0;
+    for (; i < steps; i += 8)
+        for (int half = 0; half < 8; half += 4) {
+            Py_ssize_t at = (i + half) * HIGH_CARD_CHECKS;
+            __m256i theirs = per_hand ? sorted_places(&v, tables + at) : shared;
+            four_survived(sorted_places(&v, hands + at), theirs, out + i + half);
+        }
+    return i;
+}
+#endif
+
 PyDoc_STRVAR(checks_survived_doc,
 "checks_survived(order, hands, tables, size, out)\n"
 "--\n\n"
@@ -360,6 +462,15 @@ checks_survived(PyObject *module, PyObject *args)
     }
 
     Py_BEGIN_ALLOW_THREADS
+#ifdef HAVE_X86_VECTORS
+    if (isa == ISA_AVX2 && size == HIGH_CARD_CHECKS && order_by_rank(order)) {
+        Py_ssize_t done = avx2_survived(order, hands, table, tables != 1, count, out);
+        hands += done * size;
+        table += tables != 1 ? done * size : 0;
+        out += done;
+        count -= done;
+    }
+#endif
     switch (size) {
     case 5: survived_rows(keys, hands, table, tables != 1, count, 5, out); break;
     default: survived_rows(keys, hands, table, tables != 1, count, size, out);

@@ -168,7 +168,9 @@ def test_a_score_whose_figures_do_not_fit_16_bits_is_refused() -> None:
 
 
 @pytest.mark.parametrize("ace_low", [False, True])
-def test_high_card_kernel_equals_numpy_on_hands_of_few_ranks(ace_low: bool) -> None:
+def test_high_card_kernel_equals_numpy_on_hands_of_few_ranks(
+    ace_low: bool, points_isa: str
+) -> None:
     """Both ace options; ties at every check: hands and tables from three ranks, aces too."""
     rng = np.random.default_rng(3)
     deck = np.array([card_id(r, s) for r in (0, 1, ACE) for s in range(4)], dtype=np.uint8)
@@ -277,6 +279,56 @@ def test_tonk_spades_kernel_equals_numpy_at_every_size_with_padding(ace_low: boo
 def test_tonk_spades_kernel_equals_numpy_on_200_000_more_hands_of_every_size(ace_low: bool) -> None:
     """The unit layer took 200,000 a size before it kept 50,000 (issue 25's 60 s)."""
     check_tonk_spades(MILLION // 5, 100, ace_low)
+
+
+@pytest.mark.parametrize("ace_low", [False, True])
+def test_high_card_kernel_equals_numpy_at_every_batch_length_per_hand_and_shared(
+    ace_low: bool, points_isa: str
+) -> None:
+    """Batches of 0-40 hands (every tail the eight-row steps leave, and the last rows a
+    step's loads reach), each with tables of its own and with one shared table."""
+    options = Options(ace_low=ace_low)
+    for count in range(41):
+        dealt = deal(Game.HIGH_CARD, count, 100 + count)
+        for shared in (dealt.tables, dealt.tables[:1]):
+            result = high_card.evaluate_batch(dealt.hands, shared, options)
+            assert_same(result, high_card.reference_batch(dealt.hands, shared, options))
+
+
+def _survived(order: Matrix, hands: Matrix, tables: Matrix) -> Matrix:
+    out = np.empty(len(hands), dtype=np.uint8)
+    _points.checks_survived(order, hands, tables, hands.shape[1], out)
+    return out
+
+
+@pytest.mark.parametrize("ace_low", [False, True])
+def test_checks_survived_paths_agree_on_random_bytes(ace_low: bool, points_isa: str) -> None:
+    """Any byte, unvalidated: every byte from 52 up is the order's no-card place on each
+    path, so a path answers as the plain loop does on every row."""
+    rng = np.random.default_rng(10)
+    hands = rng.integers(0, 256, (100_003, 5), dtype=np.uint8)
+    tables = rng.integers(0, 256, (100_003, 5), dtype=np.uint8)
+    order = high_card.rank_order(ace_low)
+    got = [_survived(order, hands, shared) for shared in (tables, tables[:1])]
+    set_isa("scalar")
+    assert np.array_equal(got[0], _survived(order, hands, tables))
+    assert np.array_equal(got[1], _survived(order, hands, tables[:1]))
+
+
+def test_checks_survived_takes_an_order_that_tells_suits_apart(points_isa: str) -> None:
+    """An order by card, not by rank (which the vector loop cannot read by rank): the
+    answers are still the sorted places', as a row sorted in Python shows."""
+    rng = np.random.default_rng(11)
+    order = np.zeros(256, dtype=np.uint8)
+    order[:52] = rng.integers(0, 16, 52)
+    hands = rng.integers(0, 52, (1_000, 5), dtype=np.uint8)
+    tables = rng.integers(0, 52, (1_000, 5), dtype=np.uint8)
+    expected = []
+    for hand, table in zip(hands, tables, strict=True):
+        mine, theirs = sorted(order[hand].tolist()), sorted(order[table].tolist())
+        folds = [n for n in range(5) if mine[n] < theirs[n]]
+        expected.append(folds[0] if folds else 5)
+    assert _survived(order, hands, tables).tolist() == expected
 
 
 @pytest.mark.parametrize("game", DISCARD_GAMES)
