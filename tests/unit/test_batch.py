@@ -25,6 +25,7 @@ from evaluators.batch_check import check
 from evaluators.cards import EMPTY, parse_card, rank_of
 from evaluators.errors import BatchTooLarge, InvalidRequest, Stopped, Violation
 from evaluators.inputs import BatchRequest, Cards, Game, Options
+from evaluators.kernels import _screen
 from evaluators.registry import GAMES, GameRules
 from evaluators.results import BatchResult
 
@@ -216,6 +217,66 @@ def test_full_rows_pass_the_screen_exactly_when_the_full_check_passes_them(
     except InvalidRequest:
         refused = True
     assert bool(screen(rules, hands, tables)) is not refused
+
+
+FULL_ROWS_PASSED = _screen.PASSED | _screen.HANDS_FULL | _screen.TABLES_FULL
+"""The verdict on full rows that pass in the first try (not screened again row by row)."""
+
+OWN_TABLE_SHAPES = [
+    (Game.FLOP_A, 3, 5),
+    (Game.THREE_THIRTY_THREE, 3, 4),
+    (Game.NUMBERS, 5, 7),
+    (POKER, 2, 5),
+]
+"""Hands with a table each as game servers send them: hand and table in 8 bytes or
+fewer (two rows to each 16-byte lane of the vector screen), and more (one row)."""
+
+BREAKS: dict[str, Callable[[list[int], list[int]], None]] = {
+    "a card twice in the hand": lambda hand, table: hand.__setitem__(1, hand[0]),
+    "a table card in the hand": lambda hand, table: hand.__setitem__(0, table[-1]),
+    "a card twice on the table": lambda hand, table: table.__setitem__(1, table[0]),
+    "the table pairs": lambda hand, table: table.__setitem__(1, table[0] ^ 1),
+    "a joker": lambda hand, table: table.__setitem__(-1, 52),
+    "a byte that is no card": lambda hand, table: hand.__setitem__(-1, 200),
+}
+
+
+def _own_table_rows(
+    rng: random.Random, count: int, width: int, table_width: int
+) -> list[list[int]]:
+    """Valid rows of a hand and a table of distinct ranks, from one deck each."""
+    rows = []
+    for _ in range(count):
+        table = [4 * rank + rng.randrange(4) for rank in rng.sample(range(13), table_width)]
+        rest = [card for card in range(52) if card not in table]
+        rows.append(rng.sample(rest, width) + table)
+    return rows
+
+
+@pytest.mark.parametrize(("game", "width", "table_width"), OWN_TABLE_SHAPES)
+def test_one_broken_row_anywhere_among_hands_with_their_own_tables_fails_the_screen(
+    game: Game, width: int, table_width: int
+) -> None:
+    """Every batch length to 40 and one longer, the broken row first, last or anywhere:
+    the vector screen's steps, the rows they leave and their loads' last reach."""
+    rules = GAMES[game]
+    rng = random.Random(f"{game.value}{width}")
+    for count in [*range(1, 41), 131]:
+        rows = _own_table_rows(rng, count, width, table_width)
+        matrix = np.array(rows, dtype=np.uint8)
+        hands, tables = matrix[:, :width].copy(), matrix[:, width:].copy()
+        assert screen(rules, hands, tables) == FULL_ROWS_PASSED, "valid rows pass as full rows"
+        for name, broken in BREAKS.items():
+            if name == "the table pairs" and not rules.distinct_table_ranks:
+                continue
+            for row in {0, count - 1, rng.randrange(count)}:
+                hand, table = list(rows[row][:width]), list(rows[row][width:])
+                broken(hand, table)
+                bad_hands, bad_tables = hands.copy(), tables.copy()
+                bad_hands[row], bad_tables[row] = hand, table
+                with pytest.raises(InvalidRequest):
+                    check(rules, bad_hands, bad_tables)
+                assert not screen(rules, bad_hands, bad_tables), (name, count, row)
 
 
 def test_an_empty_or_too_wide_batch_is_left_to_the_full_check() -> None:
