@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -157,45 +156,66 @@ def discard_figures(evaluation: Evaluation) -> list[Figure]:
 KeptScore = Callable[[npt.NDArray[np.uint16]], BatchResult]
 """A discard game's batch result from each hand's ``sum_kept`` (its packed card values)."""
 
-_Figure = TypeVar("_Figure", np.uint16, np.int16, np.bool_)
-
 SUMS = 1 << 16
 """Every packed sum a hand can have: ``sum_kept`` adds in uint16."""
+
+
+FIGURE_SHIFTS = {"strength": 0, "low_strength": 16, "value": 32, "instant_win": 48}
+"""Where each figure sits in a ``SumFigures.packed`` entry (bits 0-15, 16-31, 32-47 as a
+16-bit two's complement, 48-55): the kernel reads one entry a hand, not four tables."""
 
 
 @dataclass(frozen=True)
 class SumFigures:
     """A discard game's batch figures of every packed sum, indexed by the sum: what its
     ``KeptScore`` answers for each, so the compiled batch gathers them instead of
-    computing them (and the game's rule for them stays stated once, in numpy)."""
+    computing them (and the game's rule for them stays stated once, in numpy). The four
+    figures of a sum share one uint64 (``FIGURE_SHIFTS``); the properties read them out."""
 
-    strength: npt.NDArray[np.uint16]
-    low_strength: npt.NDArray[np.uint16]
-    value: npt.NDArray[np.int16]
-    instant_win: npt.NDArray[np.bool_]
+    packed: npt.NDArray[np.uint64]
+
+    def _bits(self, name: str) -> npt.NDArray[np.uint16]:
+        shifted = self.packed >> np.uint64(FIGURE_SHIFTS[name])
+        return (shifted & np.uint64(0xFFFF)).astype(np.uint16)
+
+    @property
+    def strength(self) -> npt.NDArray[np.uint16]:
+        return self._bits("strength")
+
+    @property
+    def low_strength(self) -> npt.NDArray[np.uint16]:
+        return self._bits("low_strength")
+
+    @property
+    def value(self) -> npt.NDArray[np.int16]:
+        return self._bits("value").view(np.int16)
+
+    @property
+    def instant_win(self) -> npt.NDArray[np.bool_]:
+        return self._bits("instant_win").astype(np.bool_)
 
 
 @cache
 def sum_figures(score: KeptScore) -> SumFigures:
-    """``score`` of all ``SUMS`` packed sums, once per process (65,536 entries of each
-    figure, 448 KiB in all). Raises ValueError if a figure
-    does not fit its column's type, which would make the kernel differ from ``score``."""
+    """``score`` of all ``SUMS`` packed sums, once per process (65,536 entries of 8
+    bytes, 512 KiB). Raises ValueError if a figure does not fit its type (uint16, uint16,
+    int16, bool), which would make the kernel differ from ``score``."""
     result = score(np.arange(SUMS, dtype=np.uint16))
-
-    def column(name: str, dtype: type[_Figure]) -> npt.NDArray[_Figure]:
+    packed = np.zeros(SUMS, dtype=np.uint64)
+    for name, dtype in (
+        ("strength", np.uint16),
+        ("low_strength", np.uint16),
+        ("value", np.int16),
+        ("instant_win", np.bool_),
+    ):
         figure = getattr(result, name)
-        fitted: npt.NDArray[_Figure] = np.ascontiguousarray(figure, dtype=dtype)
+        fitted = np.asarray(figure).astype(dtype)
         if not np.array_equal(fitted, figure):
             raise ValueError(f"{score.__qualname__}'s {name} does not fit {np.dtype(dtype)}")
-        fitted.flags.writeable = False
-        return fitted
-
-    return SumFigures(
-        column("strength", np.uint16),
-        column("low_strength", np.uint16),
-        column("value", np.int16),
-        column("instant_win", np.bool_),
-    )
+        bits = fitted.astype(np.uint16).astype(np.uint64)  # int16 as its two's complement
+        packed |= bits << np.uint64(FIGURE_SHIFTS[name])
+    packed.flags.writeable = False
+    return SumFigures(packed)
 
 
 def evaluate_kept(
@@ -215,10 +235,7 @@ def evaluate_kept(
     instant = np.empty(count, dtype=np.bool_)
     _points.discard_totals(
         values,
-        figures.strength,
-        figures.low_strength,
-        figures.value,
-        figures.instant_win,
+        figures.packed,
         np.ascontiguousarray(hands, dtype=np.uint8),
         hands.shape[1],
         np.ascontiguousarray(tables, dtype=np.uint8),

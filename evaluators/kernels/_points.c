@@ -30,10 +30,16 @@ shown_ranks(const uint8_t *table, Py_ssize_t size)
     return shown;
 }
 
+/* A sum's four figures in one entry of the figures table (discard.FIGURE_SHIFTS). */
+#define STRENGTH_SHIFT 0
+#define LOW_SHIFT 16
+#define HEAD_SHIFT 32
+#define INSTANT_SHIFT 48
+
 typedef struct {
-    const uint16_t *values, *strengths, *lows;
-    const int16_t *heads;
-    const uint8_t *instants, *hands, *tables;
+    const uint16_t *values;
+    const uint64_t *figures;
+    const uint8_t *hands, *tables;
     uint16_t *out_strength, *out_low;
     int16_t *out_head;
     uint8_t *out_instant;
@@ -47,10 +53,9 @@ static inline __attribute__((always_inline)) void
 kept_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
             Py_ssize_t table_size)
 {
-    const uint16_t *restrict values = t.values, *restrict strengths = t.strengths;
-    const uint16_t *restrict lows = t.lows;
-    const int16_t *restrict heads = t.heads;
-    const uint8_t *restrict instants = t.instants, *restrict hands = t.hands;
+    const uint16_t *restrict values = t.values;
+    const uint64_t *restrict figures = t.figures;
+    const uint8_t *restrict hands = t.hands;
     const uint8_t *restrict tables = t.tables;
     uint16_t *restrict out_strength = t.out_strength, *restrict out_low = t.out_low;
     int16_t *restrict out_head = t.out_head;
@@ -73,10 +78,11 @@ kept_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
             for (Py_ssize_t j = 0; j < hand_size; j++)
                 sum += kept[hand[j]];
         }
-        out_strength[i] = strengths[sum];
-        out_low[i] = lows[sum];
-        out_head[i] = heads[sum];
-        out_instant[i] = instants[sum];
+        uint64_t figure = figures[sum];
+        out_strength[i] = (uint16_t)(figure >> STRENGTH_SHIFT);
+        out_low[i] = (uint16_t)(figure >> LOW_SHIFT);
+        out_head[i] = (int16_t)(uint16_t)(figure >> HEAD_SHIFT);
+        out_instant[i] = (uint8_t)(figure >> INSTANT_SHIFT);
     }
 }
 
@@ -143,6 +149,35 @@ any_of_row(__m256i x)
     return _mm256_shuffle_epi8(x, first);
 }
 
+/* Eight rows' figures (``sums``: their kept sums, a qword each, rows 0-3 then 4-7) read
+ * from the figures table by two gathers and written out a column at a time: each lane's two
+ * entries are regrouped by figure (``pshufb``), the 32-bit pairs put in row order across
+ * the lanes (``vpermd``) and the two registers' halves joined, so eight rows take four
+ * stores, not thirty-two. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) void
+eight_figures(const Totals *t, Py_ssize_t i, __m256i first_sums, __m256i second_sums)
+{
+    const __m256i by_figure = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 14,
+                                               -1, -1, 0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13,
+                                               6, 14, -1, -1);
+    const __m256i in_order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    const long long *table = (const long long *)t->figures;
+    const __m256i wrapped = _mm256_set1_epi64x(SUMS - 1); /* sums add in uint16 */
+    __m256i first = _mm256_i64gather_epi64(table, _mm256_and_si256(first_sums, wrapped), 8);
+    __m256i second = _mm256_i64gather_epi64(table, _mm256_and_si256(second_sums, wrapped), 8);
+    first = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(first, by_figure), in_order);
+    second = _mm256_permutevar8x32_epi32(_mm256_shuffle_epi8(second, by_figure), in_order);
+    __m256i strength_head = _mm256_unpacklo_epi64(first, second);
+    __m256i low_instant = _mm256_unpackhi_epi64(first, second);
+    _mm_storeu_si128((__m128i *)(t->out_strength + i), _mm256_castsi256_si128(strength_head));
+    _mm_storeu_si128((__m128i *)(t->out_head + i), _mm256_extracti128_si256(strength_head, 1));
+    _mm_storeu_si128((__m128i *)(t->out_low + i), _mm256_castsi256_si128(low_instant));
+    const __m128i instants = _mm_setr_epi8(0, 1, 4, 5, 8, 9, 12, 13, -1, -1, -1, -1, -1, -1,
+                                           -1, -1);
+    _mm_storel_epi64((__m128i *)(t->out_instant + i),
+                     _mm_shuffle_epi8(_mm256_extracti128_si256(low_instant, 1), instants));
+}
+
 /* Four rows' kept sums, a qword each: the values of the hand cards whose rank bit is not
  * in ``shown_low``/``shown_high`` (a row's shown ranks in every byte of its qword). */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
@@ -160,7 +195,7 @@ kept_sums(const Totals256 *v, __m256i hand, __m256i shown_low, __m256i shown_hig
 
 /* ``kept_totals`` eight rows a step from row 0, the sums in vector registers (a byte table
  * of each rank's bit and value, looked up by ``pshufb``; a row's shown ranks OR-ed across
- * its qword; its kept values summed by ``psadbw``), their figures read one row at a time.
+ * its qword; its kept values summed by ``psadbw``), their figures by ``eight_figures``.
  * Returns the rows done: the plain loop takes the rest (at most the last 13). */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) Py_ssize_t
 avx2_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
@@ -177,7 +212,6 @@ avx2_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
     Py_ssize_t steps = eight_row_steps(count, hand_size);
     if (per_hand && eight_row_steps(count, table_size) < steps)
         steps = eight_row_steps(count, table_size); /* the tables' loads stay in them too */
-    uint64_t sums[8];
     Py_ssize_t i = 0;
     for (; i < steps; i += 8) {
         const uint8_t *hand = t.hands + i * hand_size;
@@ -192,19 +226,11 @@ avx2_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand_size,
                 low[half] = any_of_row(_mm256_shuffle_epi8(v.bit_low, ranks));
                 high[half] = any_of_row(_mm256_shuffle_epi8(v.bit_high, ranks));
             }
-            _mm256_storeu_si256((__m256i *)sums, kept_sums(&v, first, low[0], high[0]));
-            _mm256_storeu_si256((__m256i *)(sums + 4), kept_sums(&v, second, low[1], high[1]));
+            eight_figures(&t, i, kept_sums(&v, first, low[0], high[0]),
+                          kept_sums(&v, second, low[1], high[1]));
         } else {
-            _mm256_storeu_si256((__m256i *)sums, kept_sums(&v, first, shown_low, shown_high));
-            _mm256_storeu_si256((__m256i *)(sums + 4),
-                                kept_sums(&v, second, shown_low, shown_high));
-        }
-        for (int k = 0; k < 8; k++) {
-            uint16_t sum = (uint16_t)sums[k];
-            t.out_strength[i + k] = t.strengths[sum];
-            t.out_low[i + k] = t.lows[sum];
-            t.out_head[i + k] = t.heads[sum];
-            t.out_instant[i + k] = t.instants[sum];
+            eight_figures(&t, i, kept_sums(&v, first, shown_low, shown_high),
+                          kept_sums(&v, second, shown_low, shown_high));
         }
     }
     return i;
@@ -236,51 +262,43 @@ vector_totals(Totals t, Py_ssize_t count, int per_hand, Py_ssize_t hand, Py_ssiz
     }
 
 PyDoc_STRVAR(discard_totals_doc,
-"discard_totals(values, strengths, lows, heads, instants, hands, hand_size, tables,\n"
-"               table_size, out_strength, out_low, out_head, out_instant)\n"
+"discard_totals(values, figures, hands, hand_size, tables, table_size, out_strength,\n"
+"               out_low, out_head, out_instant)\n"
 "--\n\n"
 "Per hand, the uint16 sum of values[card] over the cards the discard rule keeps (a hand\n"
-"card is dropped when its rank shows among its table's cards), then that sum's figures:\n"
-"out_strength[i] = strengths[sum], and so on for lows, heads and instants.\n\n"
-"values: uint16[256] by card byte; strengths, lows: uint16[65536]; heads: int16[65536];\n"
-"instants: bool[65536]; hands: uint8 rows of hand_size; tables: uint8 rows of\n"
-"table_size, one row for every hand or one per hand; outputs: one item per hand\n"
-"(uint16, uint16, int16, bool).");
+"card is dropped when its rank shows among its table's cards), then that sum's figures\n"
+"from figures[sum]: out_strength its bits 0-15, out_low 16-31, out_head 32-47 (int16),\n"
+"out_instant 48-55.\n\n"
+"values: uint16[256] by card byte; figures: uint64[65536]; hands: uint8 rows of\n"
+"hand_size; tables: uint8 rows of table_size, one row for every hand or one per hand;\n"
+"outputs: one item per hand (uint16, uint16, int16, bool).");
 
 static PyObject *
 discard_totals(PyObject *module, PyObject *args)
 {
-    Py_buffer v[11] = {{0}};
+    Py_buffer v[8] = {{0}};
     Py_ssize_t hand_size, table_size;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*ny*nw*w*w*w*", &v[0], &v[1], &v[2], &v[3], &v[4],
-                          &v[5], &hand_size, &v[6], &table_size, &v[7], &v[8], &v[9], &v[10]))
+    if (!PyArg_ParseTuple(args, "y*y*y*ny*nw*w*w*w*", &v[0], &v[1], &v[2], &hand_size, &v[3],
+                          &table_size, &v[4], &v[5], &v[6], &v[7]))
         goto fail;
-    Py_ssize_t count = matrix_rows(&v[5], hand_size, 0, "hands");
+    Py_ssize_t count = matrix_rows(&v[2], hand_size, 0, "hands");
     if (count < 0)
         goto fail;
-    Py_ssize_t tables = table_rows(&v[6], table_size, count);
+    Py_ssize_t tables = table_rows(&v[3], table_size, count);
     if (tables < 0)
         goto fail;
     if (expect_items(&v[0], CARD_BYTES, 2, "values") ||
-        expect_items(&v[1], SUMS, 2, "strengths") || expect_items(&v[2], SUMS, 2, "lows") ||
-        expect_items(&v[3], SUMS, 2, "heads") || expect_items(&v[4], SUMS, 1, "instants") ||
-        expect_items(&v[7], count, 2, "out_strength") ||
-        expect_items(&v[8], count, 2, "out_low") || expect_items(&v[9], count, 2, "out_head") ||
-        expect_items(&v[10], count, 1, "out_instant"))
+        expect_items(&v[1], SUMS, 8, "figures") ||
+        expect_items(&v[4], count, 2, "out_strength") ||
+        expect_items(&v[5], count, 2, "out_low") || expect_items(&v[6], count, 2, "out_head") ||
+        expect_items(&v[7], count, 1, "out_instant"))
         goto fail;
-    const uint16_t *values = v[0].buf, *strengths = v[1].buf, *lows = v[2].buf;
-    const int16_t *heads = v[3].buf;
-    const uint8_t *instants = v[4].buf, *hands = v[5].buf, *table = v[6].buf;
-    uint16_t *out_strength = v[7].buf, *out_low = v[8].buf;
-    int16_t *out_head = v[9].buf;
-    uint8_t *out_instant = v[10].buf;
-
-    Totals totals = {values, strengths, lows, heads, instants, hands, table,
-                     out_strength, out_low, out_head, out_instant};
+    Totals totals = {v[0].buf, v[1].buf, v[2].buf, v[3].buf, v[4].buf, v[5].buf, v[6].buf,
+                     v[7].buf};
     Py_BEGIN_ALLOW_THREADS
     int per_hand = tables != 1;
 #ifdef HAVE_X86_VECTORS
-    if (isa == ISA_AVX2 && hand_size <= 8 && table_size <= 8 && values_by_rank(values)) {
+    if (isa == ISA_AVX2 && hand_size <= 8 && table_size <= 8 && values_by_rank(totals.values)) {
         Py_ssize_t done = vector_totals(totals, count, per_hand, hand_size, table_size);
         totals.hands += done * hand_size;
         if (per_hand)
@@ -298,10 +316,10 @@ discard_totals(PyObject *module, PyObject *args)
     default: TOTALS_WITH_TABLE(totals, count, per_hand, hand_size);
     }
     Py_END_ALLOW_THREADS
-    release_all(v, 11);
+    release_all(v, 8);
     Py_RETURN_NONE;
 fail:
-    release_all(v, 11);
+    release_all(v, 8);
     return NULL;
 }
 

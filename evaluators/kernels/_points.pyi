@@ -6,10 +6,7 @@ import numpy.typing as npt
 
 def discard_totals(
     values: npt.NDArray[np.uint16],
-    strengths: npt.NDArray[np.uint16],
-    lows: npt.NDArray[np.uint16],
-    heads: npt.NDArray[np.int16],
-    instants: npt.NDArray[np.bool_],
+    figures: npt.NDArray[np.uint64],
     hands: npt.NDArray[np.uint8],
     hand_size: int,
     tables: npt.NDArray[np.uint8],

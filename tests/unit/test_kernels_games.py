@@ -374,10 +374,7 @@ def _totals_arguments(hands: Matrix, out_length: int, tables: Matrix = NO_TABLES
     figures = discard.sum_figures(point_totals.kept_result)
     return [
         point_totals.packed_card_array(numbers.VALUES),
-        figures.strength,
-        figures.low_strength,
-        figures.value,
-        figures.instant_win,
+        figures.packed,
         hands,
         hands.shape[1],
         tables,
@@ -395,16 +392,23 @@ def test_discard_totals_refuses_a_short_output() -> None:
         _points.discard_totals(*_totals_arguments(hands, 3))  # type: ignore[arg-type]
 
 
+def test_discard_totals_refuses_a_figures_table_short_of_every_sum() -> None:
+    arguments = _totals_arguments(np.zeros((4, 5), dtype=np.uint8), 4)
+    arguments[1] = np.zeros(discard.SUMS - 1, dtype=np.uint64)
+    with pytest.raises(ValueError, match="figures has"):
+        _points.discard_totals(*arguments)  # type: ignore[arg-type]
+
+
 def test_discard_totals_refuses_hands_that_are_not_whole_rows() -> None:
     arguments = _totals_arguments(np.zeros((4, 5), dtype=np.uint8), 4)
-    arguments[6] = 3
+    arguments[3] = 3
     with pytest.raises(ValueError, match="hands has 20 bytes, not rows of 3 bytes"):
         _points.discard_totals(*arguments)  # type: ignore[arg-type]
 
 
 def test_discard_totals_refuses_a_table_count_that_is_neither_one_nor_the_hands() -> None:
     arguments = _totals_arguments(np.zeros((4, 5), dtype=np.uint8), 4)
-    arguments[7], arguments[8] = np.zeros((2, 3), dtype=np.uint8), 3
+    arguments[4], arguments[5] = np.zeros((2, 3), dtype=np.uint8), 3
     with pytest.raises(ValueError, match="tables has 2 rows for 4 hands"):
         _points.discard_totals(*arguments)  # type: ignore[arg-type]
 
