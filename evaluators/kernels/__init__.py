@@ -9,12 +9,12 @@ A build without the compiled modules fails on this package's import, naming the 
 nothing falls back to numpy silently.
 
 Instruction-set paths (docs/kernels.md): the poker kernel scores eight hands a step in
-AVX2 registers where the CPU has AVX2 and BMI2, else one hand at a time ("scalar"), and
-the discard games' kernel sums eight hands a step where the CPU has AVX2; the
-choice is made at run time, once per process, and ``HANDEVAL_KERNEL_ISA`` (``ISA_VARIABLE``)
-forces one (a path this CPU or build does not run is a ValueError at import, naming the
-variable). ``kernel_isa()`` says which path is in use: the server logs it and labels a
-metric with it.
+AVX2 registers where the CPU has AVX2 and BMI2, else one hand at a time ("scalar"); the
+discard games' kernel sums, and NotPoker's kernel sorts, eight hands a step where the CPU
+has AVX2; the choice is made at run time, once per process, and ``HANDEVAL_KERNEL_ISA``
+(``ISA_VARIABLE``) forces one on all three (a path this CPU or build does not run is a
+ValueError at import, naming the variable). ``kernel_isa()`` says which path is in use:
+the server logs it and labels a metric with it.
 """
 
 from __future__ import annotations
@@ -35,9 +35,10 @@ ISA_VARIABLE = "HANDEVAL_KERNEL_ISA"
 
 
 def set_isa(name: str) -> str:
-    """Force the path ``name`` on every kernel that has paths (the poker and the discard
-    kernels); ValueError, naming the variable and the paths this CPU runs, for a path it
-    does not run. Returns the path in use."""
+    """Force the path ``name`` on every kernel that has paths (the poker, the discard and
+    NotPoker's kernels; a kernel without that path takes "scalar"); ValueError, naming the
+    variable and the paths this CPU runs, for a path it does not run. Returns the path in
+    use."""
     try:
         _poker.set_isa(name)
     except ValueError:
@@ -45,6 +46,7 @@ def set_isa(name: str) -> str:
             f"{ISA_VARIABLE}={name!r}: this CPU and build run {', '.join(_poker.isas())}"
         ) from None
     _points.set_isa(name if name in _points.isas() else "scalar")
+    _not_poker.set_isa(name if name in _not_poker.isas() else "scalar")
     return _poker.isa()
 
 

@@ -5,12 +5,19 @@
  * Nothing here knows the game: the symbol of each byte, the weights of each place and
  * the reading table come from its Python module, built there once; the loop runs with
  * the GIL released.
+ *
+ * Instruction-set paths (docs/kernels.md, ``_isa.h``): six places take the AVX2 loop
+ * (``avx2_readings``: eight rows a step) where the CPU has AVX2 and the symbols are a
+ * function of the byte's class, each below 16 (``symbols_by_class``), else the plain
+ * loop, with the same answers. ``evaluators.kernels.set_isa`` sets this module's path with the others'.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
 
 #include "_buffers.h"
+#include "_isa.h"
+#include "_rows256.h"
 
 #define CARD_BYTES 256
 #define MAX_PLACES 16
@@ -88,6 +95,157 @@ readings_rows(Readings r, Py_ssize_t count, Py_ssize_t places)
     }
 }
 
+#ifdef HAVE_X86_VECTORS
+/* The AVX2 loop reads a byte's symbol from a 16-entry byte table (``pshufb``) by the
+ * byte's class: its rank (byte >> 2, 0-12) for the 52 cards, 13 for the jokers (52, 53),
+ * 14 for every byte from 54 up (no card). It takes only a ``symbols`` table that is
+ * exactly such a function of the byte, so every byte 0-255 reads the same symbol in both
+ * loops, and whose symbols fit a nibble (below 16), so that two sorted places make one
+ * byte-sized key of a table of their weights summed (``pair_weights``). */
+#define NO_CARD 54
+#define NO_CARD_CLASS 14
+#define NIBBLE 16
+
+static inline int symbol_class(int byte)
+{
+    return byte < NO_CARD ? byte >> 2 : NO_CARD_CLASS;
+}
+
+/* Whether ``symbols`` is a function of the byte's class, every symbol below 16; if so,
+ * that function in ``by_class`` (the entries past NO_CARD_CLASS 0, never read). */
+static int symbols_by_class(const uint8_t *symbols, uint8_t by_class[16])
+{
+    for (int k = 0; k < 16; k++)
+        by_class[k] = 0;
+    for (int byte = CARD_BYTES - 1; byte >= 0; byte--)
+        by_class[symbol_class(byte)] = symbols[byte];
+    for (int byte = 0; byte < CARD_BYTES; byte++)
+        if (symbols[byte] != by_class[symbol_class(byte)] || symbols[byte] >= NIBBLE)
+            return 0;
+    return 1;
+}
+
+/* Places 2p and 2p + 1 weighed at once: pairs[p][a + 16 * b] is weights[2p, a] +
+ * weights[2p + 1, b] for symbols a, b below the weights' n (0 past it: no symbol reaches
+ * there). The index is then three reads where it was six, and the same sum. */
+static void
+pair_weights(int32_t pairs[3][NIBBLE * NIBBLE], const int32_t *weights, Py_ssize_t n)
+{
+    for (int p = 0; p < 3; p++)
+        for (int b = 0; b < NIBBLE; b++)
+            for (int a = 0; a < NIBBLE; a++)
+                pairs[p][a + NIBBLE * b] = a < n && b < n ? weights[2 * p * n + a] +
+                                                                weights[(2 * p + 1) * n + b]
+                                                          : 0;
+}
+
+/* The six-place sorting network of ``index_of_six``, a layer to an entry: each byte's
+ * partner in the layer's exchanges (itself where it has none, as have places 6 and 7), and
+ * 0xFF where the byte is the lower place of its exchange (it takes the smaller symbol). */
+static const uint8_t NETWORK[5][6] = {
+    {5, 3, 4, 1, 2, 0}, {0, 2, 1, 4, 3, 5}, {3, 1, 5, 0, 4, 2}, {1, 0, 3, 2, 5, 4},
+    {0, 2, 1, 4, 3, 5},
+};
+
+/* The constants of a step: four rows of six bytes a qword each (``rows``, ``pad``; the
+ * two bytes past a row read as byte 0, never sorted nor weighed), the symbol by class, and
+ * per layer of the network each byte's partner and which bytes keep the smaller. */
+typedef struct {
+    __m256i rows, pad, by_class, partner[5], lower[5];
+} Readings256;
+
+__attribute__((target("avx2"))) static void
+load_readings(Readings256 *v, const uint8_t by_class[16])
+{
+    row_patterns(6, 0, &v->rows, &v->pad);
+    v->by_class = lane_pattern(by_class);
+    for (int layer = 0; layer < 5; layer++) {
+        uint8_t partner[16], lower[16];
+        for (int j = 0; j < 16; j++) {
+            int place = j & 7, other = place < 6 ? NETWORK[layer][place] : place;
+            partner[j] = (uint8_t)((j & 8) + other);
+            lower[j] = (uint8_t)(place < other ? 0xFF : 0);
+        }
+        v->partner[layer] = lane_pattern(partner);
+        v->lower[layer] = lane_pattern(lower);
+    }
+}
+
+/* Four rows from ``p`` a qword each, as their six symbols (``symbol_class``, then the
+ * table): every byte from 54 up is clamped to 54, whose shift gives 13, and the compare
+ * adds the one that makes it 14; no class passes 14, so ``pshufb`` never zeroes one. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+four_symbols(const Readings256 *v, const uint8_t *p)
+{
+    __m256i x = _mm256_min_epu8(placed(four_rows(p, 6), v->rows, v->pad),
+                                _mm256_set1_epi8(NO_CARD));
+    __m256i rank = _mm256_and_si256(_mm256_srli_epi16(x, 2), _mm256_set1_epi8(0x3f));
+    __m256i no_card = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(NO_CARD)); /* 13 + 1 */
+    return _mm256_shuffle_epi8(v->by_class, _mm256_sub_epi8(rank, no_card));
+}
+
+/* Each qword's first six bytes sorted ascending (bytes 6 and 7 kept): per layer, every
+ * byte beside its partner, the lower place of each exchange taking the smaller. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+sorted_sixes(const Readings256 *v, __m256i x)
+{
+    for (int layer = 0; layer < 5; layer++) {
+        __m256i other = _mm256_shuffle_epi8(x, v->partner[layer]);
+        x = _mm256_blendv_epi8(_mm256_max_epu8(x, other), _mm256_min_epu8(x, other),
+                               v->lower[layer]);
+    }
+    return x;
+}
+
+/* Each qword's sorted places as three pair keys, a 16-bit word each (place 2p + 16 x
+ * place 2p + 1, by ``pmaddubsw``: at most 255, no saturation); the fourth word, of the
+ * two bytes past the row, is never read. */
+__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
+pair_keys(__m256i sorted)
+{
+    return _mm256_maddubs_epi16(sorted, _mm256_set1_epi16(1 + (NIBBLE << 8)));
+}
+
+/* ``readings_rows`` for six places, eight rows a step from row 0: the symbols looked up,
+ * sorted and paired into keys in vector registers (a row to a qword), then weighed
+ * (``pair_weights``) and read a row at a time. Returns the rows done: the plain loop
+ * takes the rest (the last 1-8 rows, a whole batch of under 9, or every row where the
+ * symbols are not by class). */
+__attribute__((target("avx2"))) static Py_ssize_t
+avx2_readings(Readings r, Py_ssize_t count)
+{
+    const uint8_t *restrict hands = r.hands;
+    const uint32_t *restrict strengths = r.strengths;
+    const int8_t *restrict categories = r.categories;
+    uint32_t *restrict out_strength = r.out_strength;
+    int8_t *restrict out_category = r.out_category;
+    Py_ssize_t steps = eight_row_steps(count, 6);
+    uint8_t by_class[16];
+    if (steps <= 0 || !symbols_by_class(r.symbols, by_class))
+        return 0;
+    Readings256 v;
+    load_readings(&v, by_class);
+    int32_t pairs[3][NIBBLE * NIBBLE];
+    pair_weights(pairs, r.weights, r.symbol_count);
+    uint16_t keys[32];
+    Py_ssize_t i = 0;
+    for (; i < steps; i += 8) {
+        const uint8_t *hand = hands + 6 * i;
+        _mm256_storeu_si256((__m256i *)keys,
+                            pair_keys(sorted_sixes(&v, four_symbols(&v, hand))));
+        _mm256_storeu_si256((__m256i *)(keys + 16),
+                            pair_keys(sorted_sixes(&v, four_symbols(&v, hand + 24))));
+        for (int k = 0; k < 8; k++) {
+            const uint16_t *key = keys + 4 * k;
+            int32_t index = pairs[0][key[0]] + pairs[1][key[1]] + pairs[2][key[2]];
+            out_strength[i + k] = strengths[index];
+            out_category[i + k] = categories[index];
+        }
+    }
+    return i;
+}
+#endif
+
 PyDoc_STRVAR(multiset_readings_doc,
 "multiset_readings(symbols, weights, strengths, categories, hands, places, out_strength,\n"
 "                  out_category)\n"
@@ -97,7 +255,10 @@ PyDoc_STRVAR(multiset_readings_doc,
 "and out_category[i] = categories[index].\n\n"
 "symbols: uint8[256]; weights: int32 (places, S) with every symbol below S; strengths:\n"
 "uint32[T] and categories: int8[T], where T exceeds the largest index the weights can\n"
-"make; out_strength: uint32 and out_category: int8, one per hand.");
+"make; out_strength: uint32 and out_category: int8, one per hand.\n\n"
+"On the 'avx2' path (isa()), six places whose symbols are a function of the byte's rank,\n"
+"joker or no-card class, each below 16, are sorted eight hands a step in vector\n"
+"registers; anything else one hand at a time. The figures are the same either way.");
 
 static PyObject *
 multiset_readings(PyObject *module, PyObject *args)
@@ -153,6 +314,15 @@ multiset_readings(PyObject *module, PyObject *args)
     }
 
     Py_BEGIN_ALLOW_THREADS
+#ifdef HAVE_X86_VECTORS
+    if (isa == ISA_AVX2 && places == 6) {
+        Py_ssize_t done = avx2_readings(r, count);
+        r.hands += done * 6;
+        r.out_strength += done;
+        r.out_category += done;
+        count -= done;
+    }
+#endif
     if (places == 6)
         readings_rows(r, count, 6);
     else
@@ -167,6 +337,7 @@ fail:
 
 static PyMethodDef methods[] = {
     {"multiset_readings", multiset_readings, METH_VARARGS, multiset_readings_doc},
+    ISA_METHODS,
     {NULL, NULL, 0, NULL},
 };
 
@@ -181,5 +352,10 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC
 PyInit__not_poker(void)
 {
+#ifdef HAVE_X86_VECTORS
+    __builtin_cpu_init();
+    isa_runs[ISA_AVX2] = __builtin_cpu_supports("avx2");
+#endif
+    isa_start();
     return PyModuleDef_Init(&module);
 }

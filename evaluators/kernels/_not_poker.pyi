@@ -1,5 +1,5 @@
 """Types of the compiled ``_not_poker`` module (``_not_poker.c``): readings of hands by
-their multiset of symbols. Arrays are C-contiguous."""
+their multiset of symbols, and its instruction-set paths. Arrays are C-contiguous."""
 
 import numpy as np
 import numpy.typing as npt
@@ -15,3 +15,6 @@ def multiset_readings(
     out_category: npt.NDArray[np.int8],
     /,
 ) -> None: ...
+def isa() -> str: ...
+def isas() -> tuple[str, ...]: ...
+def set_isa(name: str, /) -> str: ...
