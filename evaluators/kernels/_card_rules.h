@@ -19,10 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <immintrin.h>
-#define HAVE_X86_VECTORS 1
-#endif
+#include "_rows256.h" /* HAVE_X86_VECTORS, lane_pattern */
 
 #define MAX_CHECKED_WIDTH 8 /* two rows to a 16-byte lane */
 #define MAX_TABLE_CARDS 8
@@ -185,10 +182,10 @@ load_rules_256(Rules256 *v, const RowCheck *c, Py_ssize_t width)
 {
     /* Each 16-byte pattern twice: the shuffles stay inside their 128-bit lane. */
     for (Py_ssize_t k = 0; k < width / 2; k++)
-        v->turn[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)c->turns[k]));
+        v->turn[k] = lane_pattern(c->turns[k]);
     for (int k = 0; k < c->table_cards; k++)
         v->table[k] = _mm256_set1_epi8((char)c->table[k]);
-    v->lanes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)c->lanes));
+    v->lanes = lane_pattern(c->lanes);
     v->highest = _mm256_set1_epi8((char)(c->first_refused - 1));
 }
 

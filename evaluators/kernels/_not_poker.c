@@ -9,8 +9,8 @@
  * Instruction-set paths (docs/kernels.md, ``_isa.h``): six places take the AVX2 loop
  * (``avx2_readings``: eight rows a step) where the CPU has AVX2 and the symbols are a
  * function of the byte's class, each below 16 (``symbols_by_class``), else the plain
- * loop, with the same answers. ``evaluators.kernels.set_isa`` sets this module's path with the others'.
- */
+ * loop, with the same answers. ``evaluators.kernels.set_isa`` sets this module's path with
+ * the others'. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -18,6 +18,7 @@
 #include "_buffers.h"
 #include "_isa.h"
 #include "_rows256.h"
+#include "_sort256.h"
 
 #define CARD_BYTES 256
 #define MAX_PLACES 16
@@ -139,19 +140,20 @@ pair_weights(int32_t pairs[3][NIBBLE * NIBBLE], const int32_t *weights, Py_ssize
                                                           : 0;
 }
 
-/* The six-place sorting network of ``index_of_six``, a layer to an entry: each byte's
- * partner in the layer's exchanges (itself where it has none, as have places 6 and 7), and
- * 0xFF where the byte is the lower place of its exchange (it takes the smaller symbol). */
-static const uint8_t NETWORK[5][6] = {
+/* The six-place sorting network of ``index_of_six``, a layer at a time, as each place's
+ * partner in the layer's exchanges (_sort256.h). */
+#define SIX_LAYERS 5
+static const uint8_t SIX_PLACES[SIX_LAYERS][MAX_NETWORK_WIDTH] = {
     {5, 3, 4, 1, 2, 0}, {0, 2, 1, 4, 3, 5}, {3, 1, 5, 0, 4, 2}, {1, 0, 3, 2, 5, 4},
     {0, 2, 1, 4, 3, 5},
 };
 
 /* The constants of a step: four rows of six bytes a qword each (``rows``, ``pad``; the
  * two bytes past a row read as byte 0, never sorted nor weighed), the symbol by class, and
- * per layer of the network each byte's partner and which bytes keep the smaller. */
+ * the network. */
 typedef struct {
-    __m256i rows, pad, by_class, partner[5], lower[5];
+    __m256i rows, pad, by_class;
+    Network256 network;
 } Readings256;
 
 __attribute__((target("avx2"))) static void
@@ -159,16 +161,7 @@ load_readings(Readings256 *v, const uint8_t by_class[16])
 {
     row_patterns(6, 0, &v->rows, &v->pad);
     v->by_class = lane_pattern(by_class);
-    for (int layer = 0; layer < 5; layer++) {
-        uint8_t partner[16], lower[16];
-        for (int j = 0; j < 16; j++) {
-            int place = j & 7, other = place < 6 ? NETWORK[layer][place] : place;
-            partner[j] = (uint8_t)((j & 8) + other);
-            lower[j] = (uint8_t)(place < other ? 0xFF : 0);
-        }
-        v->partner[layer] = lane_pattern(partner);
-        v->lower[layer] = lane_pattern(lower);
-    }
+    load_network(&v->network, SIX_PLACES, SIX_LAYERS, 6);
 }
 
 /* Four rows from ``p`` a qword each, as their six symbols (``symbol_class``, then the
@@ -182,19 +175,6 @@ four_symbols(const Readings256 *v, const uint8_t *p)
     __m256i rank = _mm256_and_si256(_mm256_srli_epi16(x, 2), _mm256_set1_epi8(0x3f));
     __m256i no_card = _mm256_cmpeq_epi8(x, _mm256_set1_epi8(NO_CARD)); /* 13 + 1 */
     return _mm256_shuffle_epi8(v->by_class, _mm256_sub_epi8(rank, no_card));
-}
-
-/* Each qword's first six bytes sorted ascending (bytes 6 and 7 kept): per layer, every
- * byte beside its partner, the lower place of each exchange taking the smaller. */
-__attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
-sorted_sixes(const Readings256 *v, __m256i x)
-{
-    for (int layer = 0; layer < 5; layer++) {
-        __m256i other = _mm256_shuffle_epi8(x, v->partner[layer]);
-        x = _mm256_blendv_epi8(_mm256_max_epu8(x, other), _mm256_min_epu8(x, other),
-                               v->lower[layer]);
-    }
-    return x;
 }
 
 /* Each qword's sorted places as three pair keys, a 16-bit word each (place 2p + 16 x
@@ -231,10 +211,11 @@ avx2_readings(Readings r, Py_ssize_t count)
     Py_ssize_t i = 0;
     for (; i < steps; i += 8) {
         const uint8_t *hand = hands + 6 * i;
-        _mm256_storeu_si256((__m256i *)keys,
-                            pair_keys(sorted_sixes(&v, four_symbols(&v, hand))));
-        _mm256_storeu_si256((__m256i *)(keys + 16),
-                            pair_keys(sorted_sixes(&v, four_symbols(&v, hand + 24))));
+        for (int half = 0; half < 2; half++) {
+            __m256i symbols = four_symbols(&v, hand + 24 * half);
+            _mm256_storeu_si256((__m256i *)(keys + 16 * half),
+                                pair_keys(sorted_qwords(&v.network, symbols, SIX_LAYERS)));
+        }
         for (int k = 0; k < 8; k++) {
             const uint16_t *key = keys + 4 * k;
             int32_t index = pairs[0][key[0]] + pairs[1][key[1]] + pairs[2][key[2]];

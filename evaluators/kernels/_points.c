@@ -13,6 +13,7 @@
 #include "_checks.h"
 #include "_isa.h"
 #include "_rows256.h"
+#include "_sort256.h"
 
 #define CARD_BYTES 256
 #define SUMS 65536
@@ -351,55 +352,38 @@ static int order_by_rank(const uint8_t *order)
 #define HIGH_CARD_CHECKS 5
 #define NETWORK_LAYERS 5
 
+/* High Card's ``_SORT_NETWORK_5`` a layer at a time, as each place's partner (_sort256.h). */
+static const uint8_t FIVE_PLACES[NETWORK_LAYERS][MAX_NETWORK_WIDTH] = {
+    {3, 4, 2, 0, 1}, {2, 3, 0, 1, 4}, {1, 0, 4, 3, 2}, {0, 2, 1, 4, 3}, {0, 1, 3, 2, 4},
+};
+
 /* The constants of ``avx2_survived``: five-card rows a qword each, by rank + 1 (14: no
- * card) the place in the check order, and the five layers of the sorting network (High
- * Card's ``_SORT_NETWORK_5``): per layer each byte's partner and which bytes keep the max. */
+ * card) the place in the check order, and the network. */
 typedef struct {
-    __m256i rows, pad, places, partner[NETWORK_LAYERS], upper[NETWORK_LAYERS];
+    __m256i rows, pad, places;
+    Network256 network;
 } Checks256;
 
 __attribute__((target("avx2"))) static void
 load_checks(Checks256 *v, const uint8_t *order)
 {
-    static const int8_t layers[NETWORK_LAYERS][2][2] = {
-        {{0, 3}, {1, 4}}, {{0, 2}, {1, 3}}, {{0, 1}, {2, 4}}, {{1, 2}, {3, 4}}, {{2, 3}, {2, 3}},
-    };
     uint8_t places[16] = {0};
     row_patterns(HIGH_CARD_CHECKS, 0xFF, &v->rows, &v->pad);
     for (int rank = 0; rank < 13; rank++)
         places[rank + 1] = order[4 * rank];
     places[14] = order[DECK];
     v->places = lane_pattern(places);
-    for (int layer = 0; layer < NETWORK_LAYERS; layer++) {
-        uint8_t partner[16], upper[16] = {0};
-        for (int j = 0; j < 16; j++)
-            partner[j] = (uint8_t)j;
-        for (int pair = 0; pair < 2; pair++)
-            for (int base = 0; base < 16; base += 8) {
-                int low = base + layers[layer][pair][0], high = base + layers[layer][pair][1];
-                partner[low] = (uint8_t)high;
-                partner[high] = (uint8_t)low;
-                upper[high] = 0x80;
-            }
-        v->partner[layer] = lane_pattern(partner);
-        v->upper[layer] = lane_pattern(upper);
-    }
+    load_network(&v->network, FIVE_PLACES, NETWORK_LAYERS, HIGH_CARD_CHECKS);
 }
 
 /* Four five-card rows from ``p``, a qword each, as their places sorted ascending in bytes
- * 0-4: a layer of the network is each byte meeting its partner (``pshufb``), the lower
- * of a pair keeping the min and the upper the max. */
+ * 0-4. */
 __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m256i
 sorted_places(const Checks256 *v, const uint8_t *p)
 {
-    __m256i x = _mm256_shuffle_epi8(v->places,
-                                    rank_bytes(p, HIGH_CARD_CHECKS, v->rows, v->pad));
-    for (int layer = 0; layer < NETWORK_LAYERS; layer++) {
-        __m256i partner = _mm256_shuffle_epi8(x, v->partner[layer]);
-        x = _mm256_blendv_epi8(_mm256_min_epu8(x, partner), _mm256_max_epu8(x, partner),
-                               v->upper[layer]);
-    }
-    return x;
+    __m256i places = _mm256_shuffle_epi8(v->places,
+                                         rank_bytes(p, HIGH_CARD_CHECKS, v->rows, v->pad));
+    return sorted_qwords(&v->network, places, NETWORK_LAYERS);
 }
 
 /* Four rows' checks survived into ``out``: a row folds at the first of its sorted places

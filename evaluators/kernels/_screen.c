@@ -25,6 +25,7 @@
 
 #include "_buffers.h"
 #include "_card_rules.h"
+#include "_rows256.h"
 
 enum { PASSED = 1, HANDS_FULL = 2, TABLES_FULL = 4 };
 
@@ -252,16 +253,14 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
     }
     __m256i turn[8], rank_turn[4];
     for (int k = 0; k < n / 2; k++) /* each 16-byte pattern twice: the same rows per lane */
-        turn[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)turns[k]));
+        turn[k] = lane_pattern(turns[k]);
     int rank_steps = rules->distinct_table_ranks ? tw / 2 : 0;
     for (int k = 0; k < rank_steps; k++)
-        rank_turn[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)rank_turns[k]));
-    const __m256i hand_pick = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pick_hand));
-    const __m256i table_pick =
-        _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)pick_table));
-    const __m256i row_lanes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)used));
-    const __m256i rank_lanes =
-        _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)table_lanes));
+        rank_turn[k] = lane_pattern(rank_turns[k]);
+    const __m256i hand_pick = lane_pattern(pick_hand);
+    const __m256i table_pick = lane_pattern(pick_table);
+    const __m256i row_lanes = lane_pattern(used);
+    const __m256i rank_lanes = lane_pattern(table_lanes);
     const __m256i highest = _mm256_set1_epi8((char)(rules->first_refused - 1));
     __m256i bad = _mm256_setzero_si256();
     Py_ssize_t i = 0;
@@ -277,9 +276,10 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
                                     _mm256_shuffle_epi8(t, table_pick));
         bad = _mm256_or_si256(bad, _mm256_and_si256(repeats_256(x, turn, n / 2), row_lanes));
         bad = _mm256_or_si256(bad, refused_256(x, highest));
-        if (rank_steps)
-            bad = _mm256_or_si256(
-                bad, _mm256_and_si256(repeats_256(ranks_256(x), rank_turn, rank_steps), rank_lanes));
+        if (rank_steps) {
+            __m256i paired = repeats_256(ranks_256(x), rank_turn, rank_steps);
+            bad = _mm256_or_si256(bad, _mm256_and_si256(paired, rank_lanes));
+        }
     }
     return _mm256_testz_si256(bad, bad) ? i : -1;
 }
