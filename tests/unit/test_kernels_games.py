@@ -158,6 +158,34 @@ def test_sum_figures_are_the_games_numpy_figures_of_every_sum() -> None:
     assert discard.sum_figures(point_totals.kept_result) is figures
 
 
+def test_each_figure_keeps_its_own_bits_of_the_packed_entry(points_isa: str) -> None:
+    """Extremes side by side (the largest strengths, the most negative head, instant wins
+    on and off): no figure spills into another's bits, and the kernel writes them back."""
+
+    def extremes(packed: npt.NDArray[np.uint16]) -> BatchResult:
+        odd = (packed & 1).astype(np.bool_)
+        strength = np.where(odd, 0xFFFF, packed).astype(np.uint16)
+        low = np.where(odd, 0, 0xFFFF - packed).astype(np.uint16)
+        head = np.where(odd, -32768, 32767 - (packed >> 1)).astype(np.int16)
+        return BatchResult(strength, low, head.astype(np.int64), odd)
+
+    figures = discard.sum_figures(extremes)
+    reference = extremes(np.arange(discard.SUMS, dtype=np.uint16))
+    assert np.array_equal(figures.strength, reference.strength)
+    assert np.array_equal(figures.low_strength, reference.low_strength)
+    assert np.array_equal(figures.value, reference.value)
+    assert np.array_equal(figures.instant_win, reference.instant_win)
+    values = np.zeros(256, dtype=np.uint16)
+    values[:52] = np.repeat(np.arange(1, 14, dtype=np.uint16), 4)  # a rank's value: any path
+    hands = np.ascontiguousarray(np.random.default_rng(12).integers(0, 52, (1_000, 3)), np.uint8)
+    kept = discard.evaluate_kept(values, extremes, hands, np.zeros((1, 0), dtype=np.uint8))
+    sums = values[hands].sum(axis=1, dtype=np.uint16)
+    assert np.array_equal(kept.strength, reference.strength[sums])
+    assert np.array_equal(kept.low_strength, reference.low_strength[sums])
+    assert np.array_equal(kept.value, reference.value[sums])
+    assert np.array_equal(kept.instant_win, reference.instant_win[sums])
+
+
 def test_a_score_whose_figures_do_not_fit_16_bits_is_refused() -> None:
     def too_wide(packed: npt.NDArray[np.uint16]) -> BatchResult:
         wide = packed.astype(np.uint32) * np.uint32(1 << 16)
