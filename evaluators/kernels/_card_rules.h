@@ -34,16 +34,18 @@ typedef struct {
 } RowCheck;
 
 /* The shuffles that turn each row of a 16-byte lane round by k places, k = 1..width / 2
- * (``turns[k - 1]``): ``rows`` rows of ``width`` bytes from byte ``offset``, every other
- * byte left in place; ``lanes`` is 0xff on the rows' bytes. A row repeats a value exactly
- * when some byte equals its turn by some such k (each pair of places is k or width - k
- * apart round the row): ``repeats_128`` / ``repeats_256``. */
+ * (``turns[k - 1]``): ``rows`` rows of ``width`` bytes, the first at byte ``offset`` and
+ * each ``stride`` bytes after the last (``stride`` >= ``width``), every other byte left in
+ * place; ``lanes`` is 0xff on the rows' bytes. A row repeats a value exactly when some
+ * byte equals its turn by some such k (each pair of places is k or width - k apart round
+ * the row): ``repeats_128`` / ``repeats_256``. */
 static inline void
-turn_masks(uint8_t turns[][16], uint8_t lanes[16], int offset, int width, int rows)
+turn_masks(uint8_t turns[][16], uint8_t lanes[16], int offset, int width, int rows, int stride)
 {
     for (int j = 0; j < 16; j++) {
-        int inside = j >= offset && j < offset + rows * width;
-        int place = inside ? (j - offset) % width : 0, start = j - place;
+        int from = j - offset;
+        int inside = from >= 0 && from < rows * stride && from % stride < width;
+        int place = inside ? from % stride : 0, start = j - place;
         for (int k = 1; k <= width / 2; k++)
             turns[k - 1][j] = (uint8_t)(inside ? start + (place + k) % width : j);
         if (lanes)
@@ -71,7 +73,7 @@ open_rules(RowCheck *check, Py_ssize_t width, const uint8_t *table, Py_ssize_t t
         check->table_bits |= (uint64_t)1 << card;
         check->table[check->table_cards++] = card;
     }
-    turn_masks(check->turns, check->lanes, 0, (int)width, 2);
+    turn_masks(check->turns, check->lanes, 0, (int)width, 2, (int)width);
     return 1;
 }
 

@@ -130,7 +130,7 @@ vector_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_ssize
     int per_load = 16 / (int)width, lanes = per_load * (int)width;
     int turns = (int)width / 2;
     uint8_t masks[MAX_VECTOR_WIDTH / 2][16], used[16];
-    turn_masks(masks, used, 0, (int)width, per_load);
+    turn_masks(masks, used, 0, (int)width, per_load, (int)width);
     __m128i turn[MAX_VECTOR_WIDTH / 2];
     for (int k = 0; k < turns; k++)
         turn[k] = _mm_loadu_si128((const __m128i *)masks[k]);
@@ -231,7 +231,7 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
     int n = (int)(width + table_width), w = (int)width, tw = (int)table_width;
     int per_lane = n <= 8 ? 2 : 1, step = 2 * per_lane;
     uint8_t pick_hand[16], pick_table[16], turns[8][16], rank_turns[4][16], used[16],
-        table_lanes[16] = {0};
+        table_lanes[16];
     memset(pick_hand, 0x80, sizeof pick_hand);
     memset(pick_table, 0x80, sizeof pick_table);
     for (int row = 0; row < per_lane; row++) {
@@ -240,17 +240,8 @@ vector_own_rows(const Rules *rules, const uint8_t *hands, Py_ssize_t count, Py_s
         for (int j = 0; j < tw; j++)
             pick_table[row * n + w + j] = (uint8_t)(row * tw + j);
     }
-    turn_masks(turns, used, 0, n, per_lane); /* round each hand and its table */
-    for (int row = 0; row < per_lane; row++) { /* round each table alone */
-        uint8_t one[4][16], lanes[16];
-        turn_masks(one, lanes, row * n + w, tw, 1);
-        for (int j = 0; j < 16; j++)
-            for (int k = 0; k < tw / 2; k++)
-                if (lanes[j] || row == 0)
-                    rank_turns[k][j] = one[k][j];
-        for (int j = 0; j < 16; j++)
-            table_lanes[j] |= lanes[j];
-    }
+    turn_masks(turns, used, 0, n, per_lane, n);              /* round each hand and table */
+    turn_masks(rank_turns, table_lanes, w, tw, per_lane, n); /* round each table alone */
     __m256i turn[8], rank_turn[4];
     for (int k = 0; k < n / 2; k++) /* each 16-byte pattern twice: the same rows per lane */
         turn[k] = lane_pattern(turns[k]);
