@@ -24,6 +24,7 @@ from evaluators.deal import deal
 from evaluators.games import not_poker
 from evaluators.inputs import Game, Options
 from evaluators.kernels import ISA_VARIABLE, _not_poker, choose_isa, kernel_isa, set_isa
+from tests.unit.kernel_paths import forced_isa
 
 Matrix = npt.NDArray[np.uint8]
 Strengths = npt.NDArray[np.uint32]
@@ -39,12 +40,9 @@ PROT_NONE = 0
 def not_poker_isa(request: pytest.FixtureRequest) -> Iterator[str]:
     """NotPoker's kernel path forced for the test (each this CPU runs), the one before put
     back after it."""
-    name: str = request.param
-    before = kernel_isa()
-    set_isa(name)
-    assert _not_poker.isa() == name
-    yield name
-    set_isa(before)
+    with forced_isa(request.param) as name:
+        assert _not_poker.isa() == name
+        yield name
 
 
 @dataclass(frozen=True)

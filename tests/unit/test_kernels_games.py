@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import numpy as np
@@ -29,20 +29,19 @@ from evaluators.games import (
 )
 from evaluators.games.tonk import deadwood
 from evaluators.inputs import Game, Options
-from evaluators.kernels import _not_poker, _points, _tonk, kernel_isa, set_isa
+from evaluators.kernels import _not_poker, _points, _tonk, set_isa
 from evaluators.registry import GAMES
 from evaluators.results import BatchResult
 from tests.unit.batch_dtypes import has_batch_dtypes
+from tests.unit.kernel_paths import forced_isa
 
 
 @pytest.fixture(params=_points.isas())
-def points_isa(request: pytest.FixtureRequest) -> Any:
-    """The discard kernel's path forced for the test (each this CPU runs: the AVX2 loop
-    takes values that are a rank's, the plain loop every other), the one before put back."""
-    before = kernel_isa()
-    set_isa(request.param)
-    yield request.param
-    set_isa(before)
+def points_isa(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The discard and High Card kernels' path forced for the test (each this CPU runs:
+    the AVX2 loops take tables that are a rank's, the plain loop every other)."""
+    with forced_isa(request.param) as name:
+        yield name
 
 
 Matrix = npt.NDArray[np.uint8]

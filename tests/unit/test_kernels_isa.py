@@ -21,6 +21,7 @@ from evaluators.cards import EMPTY, JOKER_2
 from evaluators.games import grocery_store_dots, poker_high
 from evaluators.inputs import Options
 from evaluators.kernels import ISA_VARIABLE, _points, _poker, choose_isa, kernel_isa, set_isa
+from tests.unit.kernel_paths import forced_isa
 from tests.unit.test_kernels_poker import (
     NO_TABLE,
     every_hand,
@@ -39,10 +40,8 @@ def isa(request: pytest.FixtureRequest) -> Iterator[str]:
     name: str = request.param
     if name not in _poker.isas():
         pytest.skip(f"this CPU or build has no {name} path (it runs {_poker.isas()})")
-    before = kernel_isa()
-    set_isa(name)
-    yield name
-    set_isa(before)
+    with forced_isa(name):
+        yield name
 
 
 def screened(
