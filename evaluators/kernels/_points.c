@@ -349,10 +349,11 @@ static int order_by_rank(const uint8_t *order)
     return 1;
 }
 
-#define HIGH_CARD_CHECKS 5
+#define FIVE_CHECKS 5 /* the vector loop takes five checks (High Card's) */
 #define NETWORK_LAYERS 5
 
-/* High Card's ``_SORT_NETWORK_5`` a layer at a time, as each place's partner (_sort256.h). */
+/* The 9-exchange network for five places (High Card's ``_SORT_NETWORK_5``) a layer at a time,
+ * as each place's partner (_sort256.h). */
 static const uint8_t FIVE_PLACES[NETWORK_LAYERS][MAX_NETWORK_WIDTH] = {
     {3, 4, 2, 0, 1}, {2, 3, 0, 1, 4}, {1, 0, 4, 3, 2}, {0, 2, 1, 4, 3}, {0, 1, 3, 2, 4},
 };
@@ -368,12 +369,12 @@ __attribute__((target("avx2"))) static void
 load_checks(Checks256 *v, const uint8_t *order)
 {
     uint8_t places[16] = {0};
-    row_patterns(HIGH_CARD_CHECKS, 0xFF, &v->rows, &v->pad);
+    row_patterns(FIVE_CHECKS, 0xFF, &v->rows, &v->pad);
     for (int rank = 0; rank < 13; rank++)
         places[rank + 1] = order[4 * rank];
     places[14] = order[DECK];
     v->places = lane_pattern(places);
-    load_network(&v->network, FIVE_PLACES, NETWORK_LAYERS, HIGH_CARD_CHECKS);
+    load_network(&v->network, FIVE_PLACES, NETWORK_LAYERS, FIVE_CHECKS);
 }
 
 /* Four five-card rows from ``p``, a qword each, as their places sorted ascending in bytes
@@ -382,7 +383,7 @@ __attribute__((target("avx2"))) static inline __attribute__((always_inline)) __m
 sorted_places(const Checks256 *v, const uint8_t *p)
 {
     __m256i places = _mm256_shuffle_epi8(v->places,
-                                         rank_bytes(p, HIGH_CARD_CHECKS, v->rows, v->pad));
+                                         rank_bytes(p, FIVE_CHECKS, v->rows, v->pad));
     return sorted_qwords(&v->network, places, NETWORK_LAYERS);
 }
 
@@ -393,7 +394,7 @@ four_survived(__m256i mine, __m256i theirs, uint8_t *out)
 {
     uint32_t below = (uint32_t)_mm256_movemask_epi8(_mm256_cmpgt_epi8(theirs, mine));
     for (int k = 0; k < 4; k++)
-        out[k] = (uint8_t)__builtin_ctz((below >> (8 * k) & 0x1f) | 1u << HIGH_CARD_CHECKS);
+        out[k] = (uint8_t)__builtin_ctz((below >> (8 * k) & 0x1f) | 1u << FIVE_CHECKS);
 }
 
 /* ``survived_rows`` for five checks eight rows a step from row 0, each row's and table's
@@ -407,15 +408,15 @@ avx2_survived(const uint8_t *order, const uint8_t *hands, const uint8_t *tables,
     load_checks(&v, order);
     __m256i shared = _mm256_setzero_si256();
     if (!per_hand) {
-        uint8_t copies[3 * HIGH_CARD_CHECKS + 16] = {0}; /* four_rows reads four tables */
+        uint8_t copies[3 * FIVE_CHECKS + 16] = {0}; /* four_rows reads four tables */
         for (int k = 0; k < 4; k++)
-            memcpy(copies + k * HIGH_CARD_CHECKS, tables, HIGH_CARD_CHECKS);
+            memcpy(copies + k * FIVE_CHECKS, tables, FIVE_CHECKS);
         shared = sorted_places(&v, copies);
     }
-    Py_ssize_t steps = eight_row_steps(count, HIGH_CARD_CHECKS), i = 0;
+    Py_ssize_t steps = eight_row_steps(count, FIVE_CHECKS), i = 0;
     for (; i < steps; i += 8)
         for (int half = 0; half < 8; half += 4) {
-            Py_ssize_t at = (i + half) * HIGH_CARD_CHECKS;
+            Py_ssize_t at = (i + half) * FIVE_CHECKS;
             __m256i theirs = per_hand ? sorted_places(&v, tables + at) : shared;
             four_survived(sorted_places(&v, hands + at), theirs, out + i + half);
         }
@@ -465,7 +466,7 @@ checks_survived(PyObject *module, PyObject *args)
 
     Py_BEGIN_ALLOW_THREADS
 #ifdef HAVE_X86_VECTORS
-    if (isa == ISA_AVX2 && size == HIGH_CARD_CHECKS && order_by_rank(order)) {
+    if (isa == ISA_AVX2 && size == FIVE_CHECKS && order_by_rank(order)) {
         Py_ssize_t done = avx2_survived(order, hands, table, tables != 1, count, out);
         hands += done * size;
         table += tables != 1 ? done * size : 0;
